@@ -1,0 +1,46 @@
+const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const PATH_PREFIX_SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
+const PRIVATE_SUFFIXES = [".local", ".internal", ".localhost", ".localdomain", ".home.arpa", ".lan"];
+
+/**
+ * The problem with `auth.base`, or undefined when it is an absolute https URL
+ * with a canonical origin, a public DNS host name and an optional path prefix.
+ */
+export function baseUrlProblem(base: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    return "must be an absolute URL";
+  }
+  if (url.protocol !== "https:") return "must use https";
+  if (url.username !== "" || url.password !== "") return "must not hold user info";
+  if (base.includes("?") || base.includes("#")) return "must not hold a query or fragment";
+  if (!base.startsWith(url.origin)) {
+    return `origin must be canonical (lowercase host, no default port, no trailing dot): expected "${url.origin}"`;
+  }
+  if (url.port !== "") return "must not name a port";
+  const hostProblem = hostNameProblem(url.hostname);
+  if (hostProblem) return hostProblem;
+  const prefix = base.slice(url.origin.length);
+  if (prefix === "") return undefined;
+  if (prefix.endsWith("/")) return "path prefix must not end with \"/\"";
+  for (const segment of prefix.slice(1).split("/")) {
+    if (!PATH_PREFIX_SEGMENT.test(segment) || /^(\.|%2e){1,2}$/i.test(segment)) {
+      return `path prefix segment "${segment}" is not allowed`;
+    }
+  }
+  return undefined;
+}
+
+function hostNameProblem(host: string): string | undefined {
+  if (host.startsWith("[") || /^[0-9.]+$/.test(host) || /^0x/i.test(host)) return "host must be a DNS name, not an IP address";
+  if (host.endsWith(".")) return "host must not end with a dot";
+  if (host === "localhost" || !host.includes(".")) return "host must be a public, fully qualified DNS name";
+  if (PRIVATE_SUFFIXES.some((suffix) => host.endsWith(suffix))) return `host "${host}" is not a public name`;
+  const labels = host.split(".");
+  if (labels.some((label) => !DNS_LABEL.test(label))) return `host "${host}" is not a valid DNS name`;
+  // The last label of an IPv4 spelling is numeric; a public TLD never is.
+  if (/^[0-9]+$/.test(labels[labels.length - 1] as string)) return "host must be a DNS name, not an IP address";
+  return undefined;
+}

@@ -1,0 +1,23 @@
+export {
+  manifestSchema,
+  authSchema,
+  operationSchema,
+  argSchema,
+  pickSchema,
+  DEFAULT_MAX_LENGTH,
+  MAX_MAX_LENGTH,
+  type Manifest,
+  type Auth,
+  type Operation,
+  type Arg,
+  type Pick,
+  type Access,
+  type Method,
+  type JsonValue,
+} from "./manifest-schema.js";
+export { parseManifest, formatJsonPath, type ManifestIssue, type ParseManifestResult } from "./parse-manifest.js";
+export { parsePathTemplate, type PathTemplate, type PathSegment, type QueryPair } from "./path-template.js";
+export { splitTemplate, placeholderNames, type TemplatePart } from "./placeholders.js";
+export { canonicalJson } from "./canonical-json.js";
+export { EXECUTOR_OWNED_HEADERS } from "./headers.js";
+export { manifestJsonSchema, MANIFEST_SCHEMA_ID } from "./json-schema.js";

@@ -1,0 +1,86 @@
+import { wholePlaceholder } from "./placeholders.js";
+
+export type PathSegment = { kind: "literal"; text: string } | { kind: "arg"; name: string };
+export interface QueryPair {
+  key: string;
+  value: { kind: "literal"; text: string } | { kind: "arg"; name: string };
+}
+export interface PathTemplate {
+  segments: PathSegment[];
+  query: QueryPair[];
+}
+export type PathTemplateResult = { ok: true; template: PathTemplate } | { ok: false; problems: string[] };
+
+// RFC 3986 pchar, with percent-encodings checked separately.
+const PCHAR = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]*$/;
+const QUERY_CHAR = /^[A-Za-z0-9._~!$'()*+,;:@%/?-]*$/;
+const PERCENT = /%(?![0-9A-Fa-f]{2})/;
+
+/** Parses an op path (`/repos/{owner}/{repo}/issues?state={state}`) into segments and query pairs. */
+export function parsePathTemplate(path: string): PathTemplateResult {
+  const problems: string[] = [];
+  if (!path.startsWith("/") || path.startsWith("//")) problems.push('must start with a single "/"');
+  if (path.includes("#")) problems.push('must not hold "#"');
+  if (path.includes("\\")) problems.push('must not hold "\\"');
+  if (problems.length > 0) return { ok: false, problems };
+
+  const queryStart = path.indexOf("?");
+  const pathPart = queryStart === -1 ? path : path.slice(0, queryStart);
+  const queryPart = queryStart === -1 ? undefined : path.slice(queryStart + 1);
+
+  const segments: PathSegment[] = [];
+  const rawSegments = pathPart.slice(1).split("/");
+  rawSegments.forEach((raw, index) => {
+    const arg = wholePlaceholder(raw);
+    if (arg !== undefined) return void segments.push({ kind: "arg", name: arg });
+    if (raw.includes("{") || raw.includes("}")) {
+      problems.push(`segment "${raw}": a placeholder must be a whole segment, and braces are not allowed otherwise`);
+    } else if (raw === "" && index < rawSegments.length - 1) {
+      problems.push("must not hold an empty segment");
+    } else if (!PCHAR.test(raw) || PERCENT.test(raw)) {
+      problems.push(`segment "${raw}" holds characters a URL path does not allow`);
+    } else if (isDotSegment(raw)) {
+      problems.push(`segment "${raw}" is a dot segment`);
+    } else {
+      segments.push({ kind: "literal", text: raw }); // "" only last: a trailing slash
+    }
+  });
+
+  const query: QueryPair[] = [];
+  if (queryPart !== undefined) {
+    for (const pair of queryPart.split("&")) {
+      const equals = pair.indexOf("=");
+      if (equals <= 0) {
+        problems.push(`query pair "${pair}" must be key=value`);
+        continue;
+      }
+      const key = pair.slice(0, equals);
+      const value = pair.slice(equals + 1);
+      if (!QUERY_CHAR.test(key) || PERCENT.test(key) || key.includes("=")) {
+        problems.push(`query key "${key}" must be literal URL text`);
+        continue;
+      }
+      const arg = wholePlaceholder(value);
+      if (arg !== undefined) {
+        query.push({ key, value: { kind: "arg", name: arg } });
+      } else if (value.includes("{") || value.includes("}")) {
+        problems.push(`query value "${value}": a placeholder must be the whole value`);
+      } else if (!QUERY_CHAR.test(value) || PERCENT.test(value) || value.includes("=")) {
+        problems.push(`query value "${value}" must be literal URL text`);
+      } else {
+        query.push({ key, value: { kind: "literal", text: value } });
+      }
+    }
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, template: { segments, query } };
+}
+
+function isDotSegment(segment: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return false;
+  }
+  return decoded === "." || decoded === "..";
+}

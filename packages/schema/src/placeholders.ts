@@ -1,0 +1,28 @@
+/** A placeholder is exactly `{name}`; braces around anything else are literal text. */
+export const PLACEHOLDER = /\{([a-z][a-z0-9_]*)\}/g;
+
+export type TemplatePart = { kind: "literal"; text: string } | { kind: "arg"; name: string };
+
+/** Names of every placeholder in a template, in order of appearance. */
+export function placeholderNames(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
+}
+
+/** Splits a template into literal text and placeholders, once, so rendering does no parsing. */
+export function splitTemplate(template: string): TemplatePart[] {
+  const parts: TemplatePart[] = [];
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    if (match.index > last) parts.push({ kind: "literal", text: template.slice(last, match.index) });
+    parts.push({ kind: "arg", name: match[1] as string });
+    last = match.index + match[0].length;
+  }
+  if (last < template.length) parts.push({ kind: "literal", text: template.slice(last) });
+  return parts;
+}
+
+/** The arg name when the whole string is one placeholder, else undefined. */
+export function wholePlaceholder(text: string): string | undefined {
+  const match = /^\{([a-z][a-z0-9_]*)\}$/.exec(text);
+  return match?.[1];
+}
