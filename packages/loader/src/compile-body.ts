@@ -1,0 +1,65 @@
+import { splitTemplate, type JsonValue, type TemplatePart } from "@eleven-integrations/schema";
+
+/** Marks a leaf whose optional arg was not given: its key (or array item) is dropped. */
+const MISSING = Symbol("missing");
+type Rendered = JsonValue | typeof MISSING;
+type Node = (args: Readonly<Record<string, string>>) => Rendered;
+
+/**
+ * Compiles a `body_json` template into a builder, once at load. String leaves are
+ * filled with arg values (never parsed as JSON, so a value stays one string); objects
+ * are built without a prototype so a `__proto__` key stays data.
+ */
+export function compileBody(template: JsonValue): (args: Readonly<Record<string, string>>) => JsonValue {
+  const node = compileNode(template);
+  return (args) => {
+    const rendered = node(args);
+    return rendered === MISSING ? null : rendered;
+  };
+}
+
+function compileNode(template: JsonValue): Node {
+  if (typeof template === "string") return compileLeaf(splitTemplate(template));
+  if (Array.isArray(template)) {
+    const items = template.map(compileNode);
+    return (args) => {
+      const out: JsonValue[] = [];
+      for (const item of items) {
+        const value = item(args);
+        if (value !== MISSING) out.push(value);
+      }
+      return out;
+    };
+  }
+  if (template !== null && typeof template === "object") {
+    const entries = Object.entries(template).map(([key, value]) => [key, compileNode(value as JsonValue)] as const);
+    return (args) => {
+      const out = Object.create(null) as Record<string, JsonValue>;
+      for (const [key, node] of entries) {
+        const value = node(args);
+        if (value !== MISSING) out[key] = value;
+      }
+      return out;
+    };
+  }
+  return () => template;
+}
+
+function compileLeaf(parts: TemplatePart[]): Node {
+  if (parts.every((part) => part.kind === "literal")) {
+    const text = parts.map((part) => (part.kind === "literal" ? part.text : "")).join("");
+    return () => text;
+  }
+  return (args) => {
+    let out = "";
+    for (const part of parts) {
+      if (part.kind === "literal") out += part.text;
+      else {
+        const value = Object.hasOwn(args, part.name) ? args[part.name] : undefined;
+        if (value === undefined) return MISSING;
+        out += value;
+      }
+    }
+    return out;
+  };
+}

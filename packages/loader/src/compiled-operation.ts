@@ -1,0 +1,73 @@
+import {
+  parsePathTemplate,
+  splitTemplate,
+  type Access,
+  type JsonValue,
+  type Manifest,
+  type Method,
+  type Operation,
+  type PathSegment,
+  type QueryPair,
+  type TemplatePart,
+} from "@eleven-integrations/schema";
+import { compileArgs, type CompiledArg } from "./compile-args.js";
+import { compileBody } from "./compile-body.js";
+import { compilePick, type PickAccessor } from "./compile-pick.js";
+
+/** An op ready to run: every template parsed once, at load. */
+export interface CompiledOperation {
+  readonly integration: string;
+  readonly id: string;
+  readonly label: string;
+  readonly access: Access;
+  readonly method: Method;
+  readonly encoding: "json" | "form";
+  /** `auth.base`'s origin, such as `https://api.github.com`: the only origin requests go to. */
+  readonly origin: string;
+  /** `auth.base`'s path prefix without a trailing slash (`/rest/v2`), or `""`. */
+  readonly basePath: string;
+  /** Path segments after the base path: literal text (sent as written) or one arg each. */
+  readonly pathSegments: readonly PathSegment[];
+  /** Query pairs in template order: literal, or one arg whose absence drops the pair. */
+  readonly query: readonly QueryPair[];
+  readonly args: ReadonlyMap<string, CompiledArg>;
+  /** `Bearer`, `token`... or `none` for the bare token. */
+  readonly authorization: string;
+  /** The manifest's extra headers, as written. */
+  readonly headers: readonly (readonly [string, string])[];
+  /** Renders `body_json` with the args (an optional arg not given drops its key), or undefined without a body. */
+  readonly renderBody: ((args: Readonly<Record<string, string>>) => JsonValue) | undefined;
+  /** The `confirm` template split into parts, for writes. */
+  readonly confirm: string | undefined;
+  readonly confirmParts: readonly TemplatePart[] | undefined;
+  /** Projects a parsed response body; throws PickError past the depth bound. */
+  readonly pick: PickAccessor | undefined;
+  /** The op as written in the manifest. */
+  readonly operation: Operation;
+}
+
+export function compileOperation(manifest: Manifest, operation: Operation): CompiledOperation {
+  const template = parsePathTemplate(operation.path);
+  if (!template.ok) throw new Error(`unreachable: ${manifest.id} ${operation.id} path passed the schema`);
+  const base = new URL(manifest.auth.base);
+  return Object.freeze({
+    integration: manifest.id,
+    id: operation.id,
+    label: operation.label,
+    access: operation.access,
+    method: operation.method,
+    encoding: operation.encoding ?? "json",
+    origin: base.origin,
+    basePath: manifest.auth.base.slice(base.origin.length),
+    pathSegments: Object.freeze(template.template.segments.map((segment) => Object.freeze(segment))),
+    query: Object.freeze(template.template.query.map((pair) => Object.freeze(pair))),
+    args: compileArgs(operation.args),
+    authorization: manifest.auth.authorization,
+    headers: Object.freeze(Object.entries(manifest.auth.headers ?? {}).map((entry) => Object.freeze(entry))),
+    renderBody: operation.body_json === undefined ? undefined : compileBody(operation.body_json),
+    confirm: operation.confirm,
+    confirmParts: operation.confirm === undefined ? undefined : Object.freeze(splitTemplate(operation.confirm)),
+    pick: operation.pick === undefined ? undefined : compilePick(operation.pick),
+    operation,
+  });
+}

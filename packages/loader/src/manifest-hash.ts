@@ -1,0 +1,13 @@
+import { createHash } from "node:crypto";
+import { canonicalJson, type Manifest } from "@eleven-integrations/schema";
+
+/** The manifest as hashed and served: without the editor-only `$schema` key. */
+export function manifestContent(manifest: Manifest): Omit<Manifest, "$schema"> {
+  const { $schema: _editorSchema, ...content } = manifest;
+  return content;
+}
+
+/** Lowercase hex sha-256 of the RFC 8785 canonical JSON of `value`. */
+export function contentHash(value: unknown): string {
+  return createHash("sha256").update(canonicalJson(value), "utf8").digest("hex");
+}
