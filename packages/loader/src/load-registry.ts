@@ -33,10 +33,12 @@ export function buildRegistry(files: readonly ManifestFile[], earlierIssues: rea
     const result = parseManifest(json);
     if (!result.ok) {
       for (const issue of result.issues) issues.push({ file, ...issue });
+      const id = (json as { id?: unknown } | null)?.id;
+      if (typeof id === "string" && name !== `${id}.json`) issues.push(idMismatch(file, id, name));
       continue;
     }
     const { id } = result.manifest;
-    if (name !== `${id}.json`) issues.push({ file, path: "id", message: `id "${id}" must equal the file's base name ("${name}")` });
+    if (name !== `${id}.json`) issues.push(idMismatch(file, id, name));
     const first = fileOfId.get(id);
     if (first !== undefined) {
       issues.push({ file, path: "id", message: `id "${id}" is already used by ${first}` });
@@ -47,6 +49,10 @@ export function buildRegistry(files: readonly ManifestFile[], earlierIssues: rea
   }
   if (issues.length > 0) throw new RegistryError(issues);
   return createRegistry([...manifests.values()]);
+}
+
+function idMismatch(file: string, id: string, name: string): RegistryIssue {
+  return { file, path: "id", message: `id "${id}" must equal the file's base name ("${name}")` };
 }
 
 function createRegistry(loaded: Manifest[]): Registry {

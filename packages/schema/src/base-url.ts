@@ -16,16 +16,16 @@ export function baseUrlProblem(base: string): string | undefined {
   if (url.protocol !== "https:") return "must use https";
   if (url.username !== "" || url.password !== "") return "must not hold user info";
   if (base.includes("?") || base.includes("#")) return "must not hold a query or fragment";
-  if (!base.startsWith(url.origin)) {
+  const rest = base.slice(url.origin.length);
+  if (!base.startsWith(url.origin) || (rest !== "" && !rest.startsWith("/"))) {
     return `origin must be canonical (lowercase host, no default port, no trailing dot): expected "${url.origin}"`;
   }
   if (url.port !== "") return "must not name a port";
   const hostProblem = hostNameProblem(url.hostname);
   if (hostProblem) return hostProblem;
-  const prefix = base.slice(url.origin.length);
-  if (prefix === "") return undefined;
-  if (prefix.endsWith("/")) return "path prefix must not end with \"/\"";
-  for (const segment of prefix.slice(1).split("/")) {
+  if (rest === "") return undefined;
+  if (rest.endsWith("/")) return "path prefix must not end with a slash";
+  for (const segment of rest.slice(1).split("/")) {
     if (!PATH_PREFIX_SEGMENT.test(segment) || /^(\.|%2e){1,2}$/i.test(segment)) {
       return `path prefix segment "${segment}" is not allowed`;
     }

@@ -20,6 +20,9 @@ function toManifestIssue(issue: z.core.$ZodIssue): ManifestIssue {
   if (issue.code === "unrecognized_keys") {
     return { path: formatJsonPath(issue.path), message: `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => `"${key}"`).join(", ")}` };
   }
+  if (issue.code === "invalid_key") {
+    return { path: formatJsonPath(issue.path), message: issue.issues.map((inner) => inner.message).join("; ") };
+  }
   return { path: formatJsonPath(issue.path), message: issue.message };
 }
 
