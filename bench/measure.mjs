@@ -1,0 +1,41 @@
+// Shared timing helpers: alternate the measured and floor runs so both see the same machine state.
+import { performance } from "node:perf_hooks";
+
+/** Median of `rounds` timings of `fn` (milliseconds), after `warmup` untimed calls. */
+export async function medianMs(fn, { rounds = 15, warmup = 3 } = {}) {
+  for (let i = 0; i < warmup; i += 1) await fn();
+  const times = [];
+  for (let i = 0; i < rounds; i += 1) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+/** Times `measured` and `floor` interleaved; returns both medians and their ratio. */
+export async function compare(measured, floor, options = {}) {
+  const rounds = options.rounds ?? 15;
+  const warmup = options.warmup ?? 3;
+  for (let i = 0; i < warmup; i += 1) {
+    await measured();
+    await floor();
+  }
+  const a = [];
+  const b = [];
+  for (let i = 0; i < rounds; i += 1) {
+    let start = performance.now();
+    await measured();
+    a.push(performance.now() - start);
+    start = performance.now();
+    await floor();
+    b.push(performance.now() - start);
+  }
+  const median = (list) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)];
+  const measuredMs = median(a);
+  const floorMs = median(b);
+  return { measuredMs, floorMs, ratio: measuredMs / floorMs };
+}
+
+export const fmt = (n, digits = 2) => n.toFixed(digits);
