@@ -1,8 +1,8 @@
 import { basename } from "node:path";
-import { parseManifest, type Manifest } from "@eleven-integrations/schema";
+import { canonicalJson, parseManifest, type Manifest } from "@eleven-integrations/schema";
 import type { Catalog } from "./catalog.js";
 import { compileOperation, type CompiledOperation } from "./compiled-operation.js";
-import { contentHash, manifestContent } from "./manifest-hash.js";
+import { manifestContent, sha256Hex } from "./manifest-hash.js";
 import { RegistryError, type RegistryIssue } from "./registry-error.js";
 import type { Registry } from "./registry.js";
 
@@ -58,11 +58,13 @@ function idMismatch(file: string, id: string, name: string): RegistryIssue {
 function createRegistry(loaded: Manifest[]): Registry {
   const manifests = loaded.sort((a, b) => (a.id < b.id ? -1 : 1)).map((manifest) => deepFreeze(structuredClone(manifest)));
   const byId = new Map(manifests.map((manifest) => [manifest.id, manifest]));
-  const hashes = new Map(manifests.map((manifest) => [manifest.id, contentHash(manifestContent(manifest))]));
+  // The registry's canonical JSON is the array of the manifests' canonical JSON: serialise each once.
+  const canonical = manifests.map((manifest) => canonicalJson(manifestContent(manifest)));
+  const hashes = new Map(manifests.map((manifest, index) => [manifest.id, sha256Hex(canonical[index] as string)]));
   const operations = new Map<string, Map<string, CompiledOperation>>(
     manifests.map((manifest) => [manifest.id, new Map(manifest.ops.map((op) => [op.id, compileOperation(manifest, op)]))]),
   );
-  const hash = contentHash(manifests.map(manifestContent));
+  const hash = sha256Hex(`[${canonical.join(",")}]`);
   const catalog: Catalog = deepFreeze({
     schema: 1,
     hash,

@@ -9,5 +9,9 @@ export function manifestContent(manifest: Manifest): Omit<Manifest, "$schema"> {
 
 /** Lowercase hex sha-256 of the RFC 8785 canonical JSON of `value`. */
 export function contentHash(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value), "utf8").digest("hex");
+  return sha256Hex(canonicalJson(value));
+}
+
+export function sha256Hex(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
 }

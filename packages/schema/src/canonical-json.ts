@@ -14,10 +14,20 @@ export function canonicalJson(value: unknown): string {
     case "string":
       return JSON.stringify(value);
     case "object": {
-      if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+      if (Array.isArray(value)) {
+        let out = "[";
+        for (let index = 0; index < value.length; index += 1) out += (index === 0 ? "" : ",") + canonicalJson(value[index]);
+        return `${out}]`;
+      }
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
-      return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
+      const keys = Object.keys(record).sort();
+      let out = "{";
+      for (const key of keys) {
+        const item = record[key];
+        if (item === undefined) continue;
+        out += `${out.length === 1 ? "" : ","}${JSON.stringify(key)}:${canonicalJson(item)}`;
+      }
+      return `${out}}`;
     }
     default:
       throw new TypeError(`canonicalJson: cannot serialise a ${typeof value}`);
