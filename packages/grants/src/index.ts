@@ -1,0 +1,30 @@
+export { ready } from "./sodium.js";
+export { GrantError, GRANT_ERROR_CODES, type GrantErrorCode } from "./grant-error.js";
+export { generateMemberKeys, generateBotKeys, type KeyPair } from "./keys.js";
+export { issueGrant, GRANT_PREFIX, type IssueGrantInput } from "./issue-grant.js";
+export { openGrant, type OpenGrantOptions } from "./open-grant.js";
+export type { Grant } from "./grant-payload.js";
+export { signConfirmation, type SignConfirmationInput } from "./sign-confirmation.js";
+export { CONFIRMATION_PREFIX, type ConfirmationPayload } from "./confirmation-payload.js";
+export {
+  verifyConfirmation,
+  verifyConfirmationAsync,
+  type VerifyConfirmationOptions,
+  type VerifyConfirmationAsyncOptions,
+  type ReplayStore,
+  type AsyncReplayStore,
+} from "./verify-confirmation.js";
+export { ReplayCache, DEFAULT_REPLAY_ENTRIES } from "./replay-cache.js";
+export { argsDigest, blake2b256Base64Url } from "./digest.js";
+export { renderConfirm } from "./render-confirm.js";
+export { sealToPublicKey, openSealed } from "./seal.js";
+export { generateSecretKey, secretboxSeal, secretboxOpen } from "./secretbox.js";
+export { toBase64Url, fromBase64Url, decodeKey } from "./base64url.js";
+export {
+  MAX_GRANT_LENGTH,
+  MAX_CONFIRMATION_LENGTH,
+  MAX_GRANT_TTL_SECONDS,
+  MAX_CONFIRMATION_TTL_SECONDS,
+  CLOCK_SKEW_SECONDS,
+  MAX_CONFIRM_VALUE_CODE_POINTS,
+} from "./limits.js";

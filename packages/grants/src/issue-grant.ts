@@ -1,0 +1,83 @@
+import { canonicalJson } from "@eleven-integrations/schema";
+import { decodeKey, toBase64Url } from "./base64url.js";
+import { GrantError } from "./grant-error.js";
+import { checkGrantPayload, isUnixSeconds, type Grant } from "./grant-payload.js";
+import { memberSigningKey, type KeyPair } from "./keys.js";
+import { MAX_GRANT_LENGTH, MAX_GRANT_TTL_SECONDS, unixNow } from "./limits.js";
+import { concatBytes, GRANT_CONTEXT, signedMessage } from "./signed-message.js";
+import { lib } from "./sodium.js";
+
+/** Prefix of every grant token. */
+export const GRANT_PREFIX = "eg1.";
+
+const encoder = new TextEncoder();
+
+export interface IssueGrantInput {
+  /** The member's Ed25519 signing keys; the grant is signed with the secret half. */
+  member: KeyPair;
+  /** The bot's X25519 public key: only that bot can open the grant, and the grant names it. */
+  botPublicKey: string;
+  integration: string;
+  /** Lowercase hex hash of the manifest the member was shown (`registry.manifestHash(id)`). */
+  manifestHash: string;
+  /** `read` grants can never run a `write` op. */
+  access: "read" | "write";
+  /** Restricts the grant to these ops; leave out to allow every op the access permits. */
+  ops?: string[];
+  /** The member's token: it travels sealed to the bot and is never readable by anyone else. */
+  credential: { kind: "pat" | "oauth"; token: string };
+  /** Life of the grant in seconds, 1 to 3600; longer is refused (`ttl_too_long`), never clamped. */
+  ttlSeconds: number;
+  /** Unix seconds; defaults to the clock. */
+  now?: number;
+}
+
+/** The signature and canonical payload bytes of a grant, before sealing. */
+export function signGrantPayload(grant: Grant, memberSecretKey: Uint8Array): { signature: Uint8Array; payload: Uint8Array } {
+  const payload = encoder.encode(canonicalJson(grant));
+  const audience = decodeKey(grant.aud, 32, "bot public key");
+  const signature = lib().crypto_sign_detached(signedMessage([GRANT_CONTEXT, audience, payload]), memberSecretKey);
+  return { signature, payload };
+}
+
+/**
+ * Issues a grant (`eg1.<b64url>`): the member signs the payload, then seals the
+ * signature and payload to the bot's box key, so only that bot reads the
+ * credential and any other bot refuses it. Throws `GrantError` (`malformed` for
+ * bad input, `ttl_too_long` for `ttlSeconds` over 3600).
+ */
+export function issueGrant(input: IssueGrantInput): string {
+  const sodium = lib();
+  const { ttlSeconds } = input;
+  if (typeof ttlSeconds !== "number" || !Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1) {
+    throw new GrantError("malformed", "ttlSeconds must be a positive whole number of seconds");
+  }
+  if (ttlSeconds > MAX_GRANT_TTL_SECONDS) {
+    throw new GrantError("ttl_too_long", `ttlSeconds is over ${MAX_GRANT_TTL_SECONDS}`);
+  }
+  const now = input.now ?? unixNow();
+  if (!isUnixSeconds(now)) throw new GrantError("malformed", "now must be Unix seconds");
+  const member = memberSigningKey(input.member);
+  const botPublicKey = decodeKey(input.botPublicKey, 32, "bot public key");
+
+  const draft: Record<string, unknown> = {
+    v: 1,
+    typ: "grant",
+    gid: toBase64Url(sodium.randombytes_buf(16)),
+    iss: input.member.publicKey,
+    aud: input.botPublicKey,
+    integration: input.integration,
+    manifest_hash: input.manifestHash,
+    access: input.access,
+    cred: { kind: input.credential?.kind, token: input.credential?.token },
+    iat: now,
+    exp: now + ttlSeconds,
+  };
+  if (input.ops !== undefined) draft["ops"] = input.ops;
+  const grant = checkGrantPayload(draft);
+
+  const { signature, payload } = signGrantPayload(grant, member.secretKey);
+  const token = GRANT_PREFIX + toBase64Url(sodium.crypto_box_seal(concatBytes(signature, payload), botPublicKey));
+  if (token.length > MAX_GRANT_LENGTH) throw new GrantError("malformed", `the grant would be over ${MAX_GRANT_LENGTH} characters`);
+  return token;
+}

@@ -1,0 +1,17 @@
+/** Longest grant token `openGrant` reads, in characters; anything longer is refused before any crypto. */
+export const MAX_GRANT_LENGTH = 16 * 1024;
+/** Longest confirmation token `verifyConfirmation` reads, in characters. */
+export const MAX_CONFIRMATION_LENGTH = 4 * 1024;
+/** Longest a grant may live: `exp - iat`, in seconds. */
+export const MAX_GRANT_TTL_SECONDS = 3600;
+/** Default and longest life of a confirmation, in seconds. */
+export const MAX_CONFIRMATION_TTL_SECONDS = 300;
+/** Clock difference tolerated between the member's device and the verifier, in seconds. */
+export const CLOCK_SKEW_SECONDS = 60;
+/** Longest value `renderConfirm` shows, in code points. */
+export const MAX_CONFIRM_VALUE_CODE_POINTS = 120;
+
+/** Unix time in whole seconds. */
+export function unixNow(): number {
+  return Math.floor(Date.now() / 1000);
+}
