@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { manifestFiles, manifestsDir } from "@eleven-integrations/manifests";
+import { loadRegistry } from "./load-registry.js";
+import { loadRegistryFromDir } from "./load-registry-from-dir.js";
+
+describe("the shipped manifests", () => {
+  const registry = loadRegistry(manifestFiles);
+
+  it("load whole, embedded and from their folder, with the same hash", async () => {
+    expect((await loadRegistryFromDir(manifestsDir)).hash).toBe(registry.hash);
+    expect(registry.integrations().map((manifest) => manifest.id)).toEqual(
+      expect.arrayContaining(["github", "gitlab", "linear", "stripe", "gandi", "slack", "notion", "todoist", "google-calendar"]),
+    );
+  });
+
+  it.each(manifestFiles.map(({ file }) => file))("%s has two reads, a write, and a pick on every op", (file) => {
+    const manifest = registry.get(file.replace(/\.json$/, ""));
+    const ops = manifest?.ops ?? [];
+    expect(ops.filter((op) => op.access === "read").length).toBeGreaterThanOrEqual(2);
+    expect(ops.filter((op) => op.access === "write").length).toBeGreaterThanOrEqual(1);
+    for (const op of ops) expect(op.pick, `${file} ${op.id} has no pick`).toBeDefined();
+  });
+
+  it("covers each kind of auth, authorization and encoding the design names", () => {
+    const all = registry.integrations();
+    expect(registry.get("github")?.auth.kind).toBe("both");
+    expect(registry.get("google-calendar")?.auth.kind).toBe("oauth");
+    expect(registry.get("linear")?.auth.authorization).toBe("none");
+    expect(registry.get("linear")?.ops.some((op) => op.access === "read" && op.method === "POST")).toBe(true);
+    expect(registry.get("stripe")?.ops.some((op) => op.encoding === "form")).toBe(true);
+    expect(new URL(registry.get("todoist")?.auth.base ?? "").pathname).not.toBe("/");
+    expect(all.every((manifest) => manifest.auth.oauth === undefined || manifest.auth.oauth.token_url.startsWith("https://"))).toBe(true);
+  });
+});
