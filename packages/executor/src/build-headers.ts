@@ -1,0 +1,24 @@
+import type { CompiledOperation } from "@eleven-integrations/loader";
+import type { RenderedBody } from "./render-body.js";
+
+/** Sent unless the manifest names its own; some APIs (GitHub's) refuse requests without one. */
+export const DEFAULT_USER_AGENT = "eleven-integrations-executor";
+
+/**
+ * The request headers: `authorization` (`<scheme> <token>`, or the bare token for
+ * `none`), then the manifest's headers, then `content-type` when there is a body.
+ * No `accept-encoding` is ever sent, so bodies arrive as the bytes that are counted.
+ */
+export function buildHeaders(operation: CompiledOperation, token: string, body: RenderedBody | undefined): Record<string, string> {
+  const headers: Record<string, string> = {
+    authorization: operation.authorization === "none" ? token : `${operation.authorization} ${token}`,
+  };
+  let userAgent = false;
+  for (const [name, value] of operation.headers) {
+    headers[name] = value;
+    if (name.toLowerCase() === "user-agent") userAgent = true;
+  }
+  if (!userAgent) headers["user-agent"] = DEFAULT_USER_AGENT;
+  if (body !== undefined) headers["content-type"] = body.contentType;
+  return headers;
+}

@@ -1,0 +1,73 @@
+import type { CompiledOperation } from "@eleven-integrations/loader";
+import type { ArgProblem } from "./arg-problem.js";
+import { encodeComponent } from "./encode-component.js";
+import { pathValueProblem, queryValueProblem } from "./url-value.js";
+
+/** The longest URL sent, origin included. */
+export const MAX_URL_BYTES = 8 * 1024;
+
+export type BuildUrlResult =
+  | { readonly ok: true; readonly url: string; readonly path: string }
+  | { readonly ok: false; readonly problems: readonly ArgProblem[] };
+
+/**
+ * Builds the request target from the compiled path: literal segments as written,
+ * each arg as exactly one RFC 3986-encoded segment or query value. The result is
+ * parsed back and must keep the base's origin and path prefix, unchanged.
+ */
+export function buildUrl(operation: CompiledOperation, args: Readonly<Record<string, string>>): BuildUrlResult {
+  const problems: ArgProblem[] = [];
+  let pathname = operation.basePath;
+  for (const segment of operation.pathSegments) {
+    if (segment.kind === "literal") {
+      pathname += `/${segment.text}`;
+      continue;
+    }
+    const value = args[segment.name] ?? "";
+    const problem = pathValueProblem(value);
+    if (problem !== undefined) problems.push({ arg: segment.name, message: problem });
+    else pathname += `/${encodeComponent(value)}`;
+  }
+  const pairs: string[] = [];
+  for (const pair of operation.query) {
+    if (pair.value.kind === "literal") {
+      pairs.push(`${pair.key}=${pair.value.text}`);
+      continue;
+    }
+    const value = args[pair.value.name];
+    if (value === undefined) continue;
+    const problem = queryValueProblem(value);
+    if (problem !== undefined) problems.push({ arg: pair.value.name, message: problem });
+    else pairs.push(`${pair.key}=${encodeComponent(value)}`);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  const path = pairs.length === 0 ? pathname : `${pathname}?${pairs.join("&")}`;
+  const url = operation.origin + path;
+  if (Buffer.byteLength(url) > MAX_URL_BYTES) {
+    return { ok: false, problems: [{ arg: "", message: `the URL would be longer than ${MAX_URL_BYTES} bytes` }] };
+  }
+  if (!staysInsideBase(operation, url, pathname, pairs.length > 0)) {
+    return { ok: false, problems: [{ arg: "", message: "the URL would leave the integration's base" }] };
+  }
+  return { ok: true, url, path };
+}
+
+/** Parsed back, the URL names the base's origin, and its path is the one built, under the base's path. */
+function staysInsideBase(operation: CompiledOperation, url: string, pathname: string, hasQuery: boolean): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  return (
+    parsed.origin === operation.origin &&
+    parsed.pathname === pathname &&
+    pathname.startsWith(`${operation.basePath}/`) &&
+    parsed.hash === "" &&
+    parsed.username === "" &&
+    parsed.password === "" &&
+    (parsed.search !== "") === hasQuery
+  );
+}

@@ -1,0 +1,105 @@
+import type { Registry } from "@eleven-integrations/loader";
+import type { Dispatcher } from "undici";
+import { buildHeaders } from "./build-headers.js";
+import { ByteBudget } from "./byte-budget.js";
+import { credentialToken } from "./credential.js";
+import { Deadline } from "./deadline.js";
+import { errorEnvelope, type Envelope, type ErrorEnvelope } from "./envelope.js";
+import { failure, type FailureContext } from "./failure.js";
+import { fitResult } from "./fit-result.js";
+import { createHardenedDispatcher } from "./hardened-dispatcher.js";
+import { resolveLimits, type ExecutorLimits, type ResolvedLimits } from "./limits.js";
+import { prepareRequest } from "./prepare-request.js";
+import { runWithRetries } from "./run-with-retries.js";
+import { sendOnce } from "./send-once.js";
+
+/** One run of one op, as the sidecar asks for it. */
+export interface RunRequest {
+  /** The manifest id, such as `github`. */
+  readonly integration: string;
+  /** The op id, such as `repos.list`. */
+  readonly op: string;
+  /** String values for the op's declared args; anything else is `invalid_args`. */
+  readonly args?: Readonly<Record<string, string>>;
+  /** The member's token; it is sent only in `authorization`, only to the manifest's origin. */
+  readonly credential: { readonly token: string };
+}
+
+export interface ExecutorOptions {
+  readonly registry: Registry;
+  /**
+   * Where requests are sent through. Leave it out in production: the default,
+   * {@link createHardenedDispatcher}, speaks HTTP/1.1 and refuses non-public addresses.
+   * Tests pass a dispatcher whose connector reaches loopback servers.
+   */
+  readonly dispatcher?: Dispatcher;
+  readonly limits?: ExecutorLimits;
+}
+
+export interface Executor {
+  /** Runs an op; resolves to an envelope for every expected failure, and never sends a request that fails `validate`. */
+  run(request: RunRequest): Promise<Envelope>;
+  /** The `unknown_integration`, `unknown_op` or `invalid_args` envelope `run` would give, or null; sends nothing. */
+  validate(request: Omit<RunRequest, "credential">): ErrorEnvelope | null;
+  /** The limits in force, defaults filled in. */
+  readonly limits: Required<ExecutorLimits>;
+  /** Closes the default dispatcher, if this executor made one; an injected dispatcher is the caller's to close. */
+  close(): Promise<void>;
+}
+
+/** An executor for the ops of `registry`, each pinned to its manifest's origin. */
+export function createExecutor(options: ExecutorOptions): Executor {
+  const { registry } = options;
+  const limits: ResolvedLimits = resolveLimits(options.limits);
+  const budget = new ByteBudget(limits.maxBufferedBytes);
+  const contexts = new Map<string, FailureContext>();
+  let ownDispatcher: Dispatcher | undefined;
+  const dispatcher = (): Dispatcher => options.dispatcher ?? (ownDispatcher ??= createHardenedDispatcher());
+
+  const contextOf = (integration: string): FailureContext => {
+    let context = contexts.get(integration);
+    if (context === undefined) {
+      const manifest = registry.get(integration);
+      context = {
+        service: manifest?.name ?? integration,
+        host: manifest === undefined ? integration : new URL(manifest.auth.base).host,
+      };
+      contexts.set(integration, context);
+    }
+    return context;
+  };
+
+  const validate = (request: Omit<RunRequest, "credential">): ErrorEnvelope | null => {
+    const prepared = prepareRequest(registry, request, contextOf);
+    return prepared.ok ? null : prepared.envelope;
+  };
+
+  const run = async (request: RunRequest): Promise<Envelope> => {
+    const prepared = prepareRequest(registry, request, contextOf);
+    if (!prepared.ok) return prepared.envelope;
+    const { name, operation, context } = prepared.request;
+    const credential = credentialToken(request.credential);
+    if (!credential.ok) return errorEnvelope(name, failure("unauthorized", credential.message, context));
+
+    const headers = buildHeaders(operation, credential.token, prepared.request.body);
+    const deadline = new Deadline(limits.timeoutMs);
+    try {
+      const attempt = { dispatcher: dispatcher(), headers, deadline, budget, maxResponseBytes: limits.maxResponseBytes };
+      const envelope = await runWithRetries(operation, limits.retries, deadline, () => sendOnce(prepared.request, attempt));
+      return fitResult(envelope, limits.maxResultBytes, context);
+    } finally {
+      deadline.clear();
+    }
+  };
+
+  return Object.freeze({
+    run,
+    validate,
+    limits,
+    close: async () => {
+      const own = ownDispatcher;
+      ownDispatcher = undefined;
+      if (own !== undefined) await own.close();
+    },
+  });
+}

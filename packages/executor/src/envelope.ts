@@ -1,0 +1,58 @@
+/** The closed list of ways a run can fail. */
+export type ErrorCode =
+  | "unknown_integration"
+  | "unknown_op"
+  | "invalid_args"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "rate_limited"
+  | "upstream_error"
+  | "redirect_refused"
+  | "timeout"
+  | "network_error"
+  | "bad_response"
+  | "response_too_large"
+  | "result_too_large";
+
+export interface OkEnvelope {
+  readonly status: "ok";
+  readonly integration: string;
+  readonly op: string;
+  readonly http_status: number;
+  /** The picked result, the parsed JSON body, or the body as text; `null` for an empty body. */
+  readonly data: unknown;
+}
+
+export interface EnvelopeError {
+  readonly code: ErrorCode;
+  /** What went wrong, for a person; never holds the credential or a response body. */
+  readonly message: string;
+  readonly http_status?: number;
+  readonly retry_after_s?: number;
+  /** What a person can do about it. */
+  readonly next_action: string;
+}
+
+export interface ErrorEnvelope {
+  readonly status: "error";
+  readonly integration: string;
+  readonly op: string;
+  readonly error: EnvelopeError;
+}
+
+export type Envelope = OkEnvelope | ErrorEnvelope;
+
+/** Names a run by what the caller asked for, whatever type it arrived as. */
+export interface RunName {
+  readonly integration: string;
+  readonly op: string;
+}
+
+export function okEnvelope(name: RunName, httpStatus: number, data: unknown): OkEnvelope {
+  return { status: "ok", integration: name.integration, op: name.op, http_status: httpStatus, data };
+}
+
+export function errorEnvelope(name: RunName, error: EnvelopeError): ErrorEnvelope {
+  return { status: "error", integration: name.integration, op: name.op, error };
+}

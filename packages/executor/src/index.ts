@@ -1,0 +1,6 @@
+export { createExecutor, type Executor, type ExecutorOptions, type RunRequest } from "./create-executor.js";
+export type { Envelope, OkEnvelope, ErrorEnvelope, EnvelopeError, ErrorCode } from "./envelope.js";
+export { DEFAULT_LIMITS, type ExecutorLimits } from "./limits.js";
+export { createHardenedDispatcher, type HardenedDispatcherOptions } from "./hardened-dispatcher.js";
+export { isPublicAddress } from "./is-public-address.js";
+export { AddressRefusedError } from "./address-refused-error.js";

@@ -1,0 +1,121 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
+import type { Dispatcher } from "undici";
+import type { ByteBudget, Release } from "./byte-budget.js";
+import type { Deadline } from "./deadline.js";
+import { decodeBody } from "./decode-body.js";
+import { errorEnvelope, okEnvelope, type Envelope, type EnvelopeError } from "./envelope.js";
+import { failure } from "./failure.js";
+import { mapStatus } from "./map-status.js";
+import { mapTransportError } from "./map-transport-error.js";
+import type { PreparedRequest } from "./prepare-request.js";
+import { readBody } from "./read-body.js";
+import { parseRetryAfter } from "./retry-after.js";
+
+/** Statuses a `GET` read may try again. */
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+/** How much of an error answer is drained so its connection can be reused; past it the connection closes. */
+const DRAIN_LIMIT = 64 * 1024;
+
+export interface AttemptOutcome {
+  readonly envelope: Envelope;
+  /** Whether a read may try again after this outcome. */
+  readonly retryable: boolean;
+  /** The server's `Retry-After`, in milliseconds. */
+  readonly retryAfterMs?: number;
+}
+
+export interface AttemptOptions {
+  readonly dispatcher: Dispatcher;
+  readonly headers: Record<string, string>;
+  readonly deadline: Deadline;
+  readonly budget: ByteBudget;
+  readonly maxResponseBytes: number;
+}
+
+/** Sends the request once to the op's origin and turns whatever happens into an outcome. */
+export async function sendOnce(request: PreparedRequest, options: AttemptOptions): Promise<AttemptOutcome> {
+  const { operation, context, name } = request;
+  const { deadline } = options;
+  const fail = (error: EnvelopeError, retryable = false): AttemptOutcome => ({ envelope: errorEnvelope(name, error), retryable });
+  const transportFailure = (error: unknown): AttemptOutcome => {
+    const mapped = mapTransportError(error, deadline.expired, deadline.timeoutMs, context);
+    return fail(mapped.error, mapped.retryable);
+  };
+
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await options.dispatcher.request({
+      origin: operation.origin,
+      path: request.path,
+      method: operation.method,
+      headers: options.headers,
+      body: request.body?.body ?? null,
+      signal: deadline.signal,
+      headersTimeout: deadline.remaining(),
+      bodyTimeout: deadline.remaining(),
+    });
+  } catch (error) {
+    return transportFailure(error);
+  }
+  const { statusCode, headers, body } = response;
+
+  if (statusCode < 200 || statusCode >= 300) {
+    drain(body);
+    const outcome = fail(mapStatus(statusCode, headers, context, Date.now()), RETRYABLE_STATUSES.has(statusCode));
+    const retryAfter = parseRetryAfter(headers["retry-after"], Date.now());
+    return retryAfter === undefined ? outcome : { ...outcome, retryAfterMs: retryAfter * 1000 };
+  }
+  const encoding = single(headers["content-encoding"])?.trim().toLowerCase();
+  if (encoding !== undefined && encoding !== "" && encoding !== "identity") {
+    body.destroy();
+    const shown = /^[a-z0-9._-]{1,32}$/.test(encoding) ? encoding : "unknown";
+    return fail(failure("bad_response", `the answer is compressed (content-encoding: ${shown}), which is never asked for`, context, { http_status: statusCode }));
+  }
+  const length = contentLength(headers);
+  if (length !== undefined && length > options.maxResponseBytes) {
+    body.destroy();
+    return fail(tooLarge(length, options.maxResponseBytes, request, statusCode));
+  }
+
+  const reservation = length ?? options.maxResponseBytes;
+  let release: Release;
+  try {
+    release = await options.budget.reserve(reservation, deadline.signal);
+  } catch (error) {
+    body.destroy();
+    return transportFailure(error);
+  }
+  try {
+    const read = await readBody(body, reservation);
+    if (!read.ok) return fail(tooLarge(read.bytesRead, options.maxResponseBytes, request, statusCode));
+    const decoded = decodeBody(read.bytes, single(headers["content-type"]), operation.pick);
+    if (!decoded.ok) return fail(failure("bad_response", `${context.service} answered ${statusCode}, but ${decoded.message}`, context, { http_status: statusCode }));
+    return { envelope: okEnvelope(name, statusCode, decoded.data), retryable: false };
+  } catch (error) {
+    return transportFailure(error);
+  } finally {
+    release();
+  }
+}
+
+function tooLarge(bytes: number, limit: number, request: PreparedRequest, status: number): EnvelopeError {
+  return failure("response_too_large", `the answer is over ${limit} bytes (${bytes} seen), the most an operation reads`, request.context, {
+    http_status: status,
+  });
+}
+
+function contentLength(headers: IncomingHttpHeaders): number | undefined {
+  const value = single(headers["content-length"]);
+  return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Reads a little of an answer that is not used, so its connection can serve the next request. */
+function drain(body: Readable & { dump?: (options: { limit: number }) => Promise<void> }): void {
+  if (typeof body.dump === "function") void body.dump({ limit: DRAIN_LIMIT }).catch(() => undefined);
+  else body.destroy();
+}
