@@ -1,0 +1,28 @@
+import type { Registry } from "@eleven-integrations/loader";
+import type { OAuthApp } from "./config.js";
+import type { OutboundFetch } from "./outbound-fetch.js";
+
+/** Everything the routes share, decorated on the instance as `app.broker`. */
+export interface BrokerContext {
+  readonly registry: Registry;
+  /** `publicUrl + "/connect/callback"`, sent as `redirect_uri` in both legs of the flow. */
+  readonly redirectUri: string;
+  /** The key new states are sealed with. */
+  readonly stateKey: string;
+  /** The current key first, then the older ones: every key a state may open with. */
+  readonly stateKeys: readonly string[];
+  readonly oauthApps: Readonly<Record<string, OAuthApp>>;
+  readonly allowedReturnTo: ReadonlySet<string>;
+  /** Web origins of the allowed `return_to` values: the only ones CORS lets call refresh. */
+  readonly allowedOrigins: ReadonlySet<string>;
+  /** oauth4webapi's `customFetch`: undici through the configured dispatcher. */
+  readonly fetch: OutboundFetch;
+  /** Unix time in seconds. */
+  now(): number;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    broker: BrokerContext;
+  }
+}

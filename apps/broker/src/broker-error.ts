@@ -1,0 +1,51 @@
+const MARKER = Symbol.for("eleven-integrations.error.BrokerError");
+
+/** Every error code the broker answers with, and the HTTP status each one carries. */
+export const BROKER_ERROR_STATUS = {
+  bad_request: 400,
+  invalid_body: 400,
+  invalid_client_key: 400,
+  return_to_not_allowed: 400,
+  oauth_not_supported: 400,
+  missing_state: 400,
+  invalid_state: 400,
+  state_expired: 400,
+  issuer_mismatch: 400,
+  invalid_callback: 400,
+  token_exchange_failed: 400,
+  refresh_failed: 400,
+  not_found: 404,
+  unknown_integration: 404,
+  method_not_allowed: 405,
+  oauth_unavailable: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal_error: 500,
+  provider_error: 502,
+  service_unavailable: 503,
+} as const;
+
+export type BrokerErrorCode = keyof typeof BROKER_ERROR_STATUS;
+
+/**
+ * An expected refusal, answered as `{ error: { code, message } }` (or the same as
+ * a page for a browser). The message is shown to the caller: it names what was
+ * wrong, never a token, code, state, key or secret.
+ */
+export class BrokerError extends Error {
+  readonly code: BrokerErrorCode;
+  readonly statusCode: number;
+  private readonly [MARKER] = true;
+
+  constructor(code: BrokerErrorCode, message: string) {
+    super(message);
+    this.name = "BrokerError";
+    this.code = code;
+    this.statusCode = BROKER_ERROR_STATUS[code];
+  }
+
+  /** True for a BrokerError from any installed copy of this package. */
+  static isInstance(value: unknown): value is BrokerError {
+    return typeof value === "object" && value !== null && MARKER in value;
+  }
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from "fastify";
+import type { TokenEndpointResponse } from "oauth4webapi";
+import { z } from "zod";
+import { BrokerError } from "./broker-error.js";
+import { checkClientKey } from "./client-key.js";
+import { resolveOAuthTarget } from "./oauth-integration.js";
+import { sealTokens, tokenBundle } from "./token-bundle.js";
+import { refreshTokens, tokenCallFailure } from "./token-exchange.js";
+
+const MAX_REFRESH_TOKEN_LENGTH = 16 * 1024;
+const bodySchema = z.strictObject({
+  refresh_token: z.string().min(1).max(MAX_REFRESH_TOKEN_LENGTH),
+  client_key: z.string(),
+});
+
+/**
+ * `POST /connect/:id/refresh` `{ refresh_token, client_key }` -> `{ tokens }`,
+ * sealed to the client key, which is checked before the provider is called.
+ * Browsers may call it from the web origins of the allowed `return_to` values.
+ */
+export async function connectRefresh(app: FastifyInstance): Promise<void> {
+  const { broker } = app;
+
+  app.options("/connect/:id/refresh", async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin !== undefined && broker.allowedOrigins.has(origin)) {
+      reply.headers({
+        "access-control-allow-origin": origin,
+        "access-control-allow-methods": "POST",
+        "access-control-allow-headers": "content-type",
+        "access-control-max-age": "600",
+      });
+    }
+    return reply.header("vary", "Origin").code(204).send();
+  });
+
+  app.post<{ Params: { id: string } }>("/connect/:id/refresh", { bodyLimit: 32 * 1024 }, async (request, reply) => {
+    const origin = request.headers.origin;
+    reply.header("vary", "Origin");
+    if (origin !== undefined && broker.allowedOrigins.has(origin)) reply.header("access-control-allow-origin", origin);
+    if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
+      throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
+    }
+    const body = bodySchema.safeParse(request.body);
+    if (!body.success) throw new BrokerError("invalid_body", "the body must be { refresh_token, client_key }, both strings, nothing else");
+    const clientKey = checkClientKey(body.data.client_key);
+    const target = resolveOAuthTarget(broker, request.params.id);
+
+    let tokens: TokenEndpointResponse;
+    try {
+      tokens = await refreshTokens(broker, target, body.data.refresh_token);
+    } catch (error) {
+      throw tokenCallFailure(error, "refresh_failed", request.log);
+    }
+    const sealed = sealTokens(tokenBundle(target.manifest.id, tokens, body.data.refresh_token), clientKey);
+    return reply.code(200).header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ tokens: sealed }));
+  });
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from "fastify";
+import * as oauth from "oauth4webapi";
+import { checkClientKey } from "./client-key.js";
+import { resolveOAuthTarget } from "./oauth-integration.js";
+import { sealState } from "./oauth-state.js";
+import { queryOf, single } from "./query.js";
+import { checkReturnTo } from "./return-to.js";
+
+/**
+ * `GET /connect/:id/start?client_key=&return_to=`: checks the client key and
+ * `return_to` before anything else, then redirects to the provider with PKCE
+ * (S256) and the flow sealed into `state`.
+ */
+export async function connectStart(app: FastifyInstance): Promise<void> {
+  const { broker } = app;
+  app.get<{ Params: { id: string } }>("/connect/:id/start", async (request, reply) => {
+    const query = queryOf(request.url);
+    const clientKey = checkClientKey(single(query, "client_key"));
+    const returnTo = checkReturnTo(single(query, "return_to"), broker.allowedReturnTo);
+    const target = resolveOAuthTarget(broker, request.params.id);
+
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = sealState({ integration: target.manifest.id, verifier, clientKey, returnTo }, broker.stateKey, broker.now());
+    const location = new URL(target.endpoints.authorize_url);
+    location.searchParams.set("response_type", "code");
+    location.searchParams.set("client_id", target.app.clientId);
+    location.searchParams.set("redirect_uri", broker.redirectUri);
+    if (target.endpoints.scopes.length > 0) location.searchParams.set("scope", target.endpoints.scopes.join(" "));
+    location.searchParams.set("state", state);
+    location.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
+    location.searchParams.set("code_challenge_method", "S256");
+    return reply.redirect(location.href, 302);
+  });
+}

@@ -1,0 +1,191 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+import { brokerSettingsSchema, formatPath, toBrokerSettings, type BrokerSettings, type ConfigIssue, type ConfigResult } from "./config.js";
+
+/** What `server.ts` runs with: where to listen, which registry, the broker settings. */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** A folder of manifests to serve instead of the embedded registry. */
+  registryDir?: string;
+  logLevel: string;
+  settings: BrokerSettings;
+  /** True when nothing was configured and a throwaway development configuration is used. */
+  development: boolean;
+  /** Said once at start-up: development mode, a world-readable secrets file. */
+  warnings: string[];
+}
+
+export interface LoadServerConfigOptions {
+  readFile?: (path: string) => string;
+  /** The file's permission bits, to warn when others can read a file of secrets. */
+  fileMode?: (path: string) => number | undefined;
+}
+
+/** The development configuration's public URL: a name that never resolves, so no real provider is ever sent there. */
+export const DEVELOPMENT_PUBLIC_URL = "https://localhost.invalid";
+const DEFAULT_HOST = "127.0.0.1";
+const DEFAULT_PORT = 8080;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const ENVIRONMENT_NAMES: Record<string, string> = {
+  publicUrl: "BROKER_PUBLIC_URL",
+  stateKey: "BROKER_STATE_KEY",
+  oldStateKeys: "BROKER_STATE_KEYS_OLD",
+  allowedReturnTo: "BROKER_ALLOWED_RETURN_TO",
+};
+const CONFIG_VARIABLES = ["BROKER_PUBLIC_URL", "BROKER_STATE_KEY", "BROKER_STATE_KEYS_OLD", "BROKER_ALLOWED_RETURN_TO", "BROKER_OAUTH_APPS_FILE"];
+
+const fileSchema = brokerSettingsSchema.extend({
+  host: z.string().min(1).optional(),
+  port: z.number().int().min(0).max(65535).optional(),
+  registryDir: z.string().min(1).optional(),
+  logLevel: z.enum(LOG_LEVELS).optional(),
+});
+
+/**
+ * Reads the configuration: the JSON file named by `BROKER_CONFIG_FILE`, or the
+ * `BROKER_*` variables (client secrets then come from `BROKER_OAUTH_APPS_FILE`),
+ * or, when neither is given outside production, a development configuration
+ * with an ephemeral state key. Every missing or malformed value is reported by
+ * name; no value is ever echoed.
+ */
+export function loadServerConfig(environment: NodeJS.ProcessEnv, options: LoadServerConfigOptions = {}): ConfigResult<ServerConfig> {
+  const readFile = options.readFile ?? ((path: string) => readFileSync(path, "utf8"));
+  const fileMode = options.fileMode ?? ((path: string) => safeMode(path));
+  const issues: ConfigIssue[] = [];
+  const warnings: string[] = [];
+  const listen = listenAddress(environment, issues);
+  const logLevel = environment.BROKER_LOG_LEVEL ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) issues.push({ path: "BROKER_LOG_LEVEL", message: `must be one of ${LOG_LEVELS.join(", ")}` });
+  const registryDir = nonEmpty(environment.BROKER_REGISTRY_DIR);
+
+  const configFile = nonEmpty(environment.BROKER_CONFIG_FILE);
+  if (configFile !== undefined) {
+    const used = CONFIG_VARIABLES.filter((name) => environment[name] !== undefined);
+    if (used.length > 0) warnings.push(`BROKER_CONFIG_FILE is set, so ${used.join(", ")} ${used.length === 1 ? "is" : "are"} ignored`);
+    const json = readJson(configFile, readFile, "BROKER_CONFIG_FILE", issues);
+    if (json === undefined) return { ok: false, issues };
+    warnIfReadableByOthers(configFile, fileMode, warnings);
+    const parsed = fileSchema.safeParse(json);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) issues.push({ path: `${configFile}: ${formatPath(issue.path)}`, message: issue.message });
+      return { ok: false, issues };
+    }
+    if (issues.length > 0) return { ok: false, issues };
+    const { host, port, registryDir: fileRegistryDir, logLevel: fileLogLevel, ...settings } = parsed.data;
+    const directory = fileRegistryDir === undefined ? registryDir : resolve(dirname(configFile), fileRegistryDir);
+    const value: ServerConfig = {
+      host: host ?? listen.host,
+      port: port ?? listen.port,
+      logLevel: fileLogLevel ?? logLevel,
+      settings: toBrokerSettings(settings),
+      development: false,
+      warnings,
+    };
+    if (directory !== undefined) value.registryDir = directory;
+    return { ok: true, value };
+  }
+
+  const configured = CONFIG_VARIABLES.some((name) => environment[name] !== undefined);
+  let settings: unknown;
+  let development = false;
+  if (!configured) {
+    if (environment.NODE_ENV === "production") {
+      issues.push({ path: "BROKER_CONFIG_FILE", message: "is required in production (or BROKER_PUBLIC_URL, BROKER_STATE_KEY and BROKER_ALLOWED_RETURN_TO)" });
+      return { ok: false, issues };
+    }
+    development = true;
+    settings = { publicUrl: DEVELOPMENT_PUBLIC_URL, stateKey: randomBytes(32).toString("base64url"), allowedReturnTo: [], oauthApps: {} };
+    warnings.push(
+      `no configuration (BROKER_CONFIG_FILE or BROKER_* variables): running a DEVELOPMENT configuration: ` +
+        `publicUrl ${DEVELOPMENT_PUBLIC_URL}, an ephemeral state key generated for this process only, ` +
+        `no OAuth apps (every OAuth integration is served as unavailable) and no allowed return_to (every connect is refused). ` +
+        `The catalog and GET /registry work as in production.`,
+    );
+  } else {
+    const appsFile = nonEmpty(environment.BROKER_OAUTH_APPS_FILE);
+    let oauthApps: unknown = {};
+    if (appsFile !== undefined) {
+      oauthApps = readJson(appsFile, readFile, "BROKER_OAUTH_APPS_FILE", issues);
+      warnIfReadableByOthers(appsFile, fileMode, warnings);
+    }
+    settings = {
+      publicUrl: environment.BROKER_PUBLIC_URL,
+      stateKey: environment.BROKER_STATE_KEY,
+      oldStateKeys: list(environment.BROKER_STATE_KEYS_OLD),
+      allowedReturnTo: list(environment.BROKER_ALLOWED_RETURN_TO),
+      oauthApps,
+    };
+    const parsed = brokerSettingsSchema.safeParse(settings);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) issues.push(environmentIssue(issue.path, issue.message, appsFile));
+    }
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  const parsed = brokerSettingsSchema.parse(settings);
+  const value: ServerConfig = { ...listen, logLevel, settings: toBrokerSettings(parsed), development, warnings };
+  if (registryDir !== undefined) value.registryDir = registryDir;
+  return { ok: true, value };
+}
+
+function listenAddress(environment: NodeJS.ProcessEnv, issues: ConfigIssue[]): { host: string; port: number } {
+  const host = nonEmpty(environment.HOST) ?? DEFAULT_HOST;
+  const portText = nonEmpty(environment.PORT);
+  if (portText === undefined) return { host, port: DEFAULT_PORT };
+  const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) issues.push({ path: "PORT", message: "must be a port number (0 to 65535)" });
+  return { host, port: Number.isNaN(port) ? DEFAULT_PORT : port };
+}
+
+function environmentIssue(path: readonly PropertyKey[], message: string, appsFile: string | undefined): ConfigIssue {
+  const [first, ...rest] = path;
+  if (first === "oauthApps") return { path: `${appsFile ?? "BROKER_OAUTH_APPS_FILE"}: ${formatPath(rest)}`, message };
+  const name = ENVIRONMENT_NAMES[String(first)] ?? String(first);
+  const index = rest[0];
+  return { path: typeof index === "number" ? `${name} (entry ${index + 1})` : name, message };
+}
+
+function readJson(path: string, readFile: (path: string) => string, variable: string, issues: ConfigIssue[]): unknown {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (error) {
+    issues.push({ path: variable, message: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "error"}` });
+    return undefined;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The parser's message may quote the file (a secret): only the fact is reported.
+    issues.push({ path: variable, message: `${path} is not valid JSON` });
+    return undefined;
+  }
+}
+
+function warnIfReadableByOthers(path: string, fileMode: (path: string) => number | undefined, warnings: string[]): void {
+  const mode = fileMode(path);
+  if (mode !== undefined && (mode & 0o077) !== 0) warnings.push(`${path} holds secrets and others can read it: chmod 600 ${path}`);
+}
+
+function safeMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode;
+  } catch {
+    return undefined;
+  }
+}
+
+function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}

@@ -1,0 +1,18 @@
+export { buildApp } from "./app.js";
+export {
+  BrokerConfigError,
+  validateBrokerSettings,
+  brokerSettingsSchema,
+  type BrokerConfig,
+  type BrokerSettings,
+  type OAuthApp,
+  type ConfigIssue,
+  type ConfigResult,
+} from "./config.js";
+export { loadServerConfig, type ServerConfig, type LoadServerConfigOptions } from "./environment-config.js";
+export { BrokerError, BROKER_ERROR_STATUS, type BrokerErrorCode } from "./broker-error.js";
+export type { BrokerLoggerOption } from "./logging.js";
+export type { ServedCatalog, ServedCatalogEntry } from "./catalog.js";
+export type { TokenBundle } from "./token-bundle.js";
+export { STATE_TTL_SECONDS } from "./oauth-state.js";
+export type { BrokerContext } from "./broker-context.js";

@@ -1,0 +1,31 @@
+import { sealToPublicKey } from "@eleven-integrations/grants";
+import type { TokenEndpointResponse } from "oauth4webapi";
+
+/** What the member client opens with its key: the JSON sealed into `#tokens=` and `{ tokens }`. */
+export interface TokenBundle {
+  v: 1;
+  integration: string;
+  access_token: string;
+  token_type: string;
+  expires_in?: number;
+  refresh_token?: string;
+  scope?: string;
+}
+
+/**
+ * The bundle for a token response; `previousRefreshToken` is kept when a
+ * refresh answers without a new one (the provider does not rotate).
+ */
+export function tokenBundle(integration: string, response: TokenEndpointResponse, previousRefreshToken?: string): TokenBundle {
+  const bundle: TokenBundle = { v: 1, integration, access_token: response.access_token, token_type: response.token_type };
+  if (typeof response.expires_in === "number") bundle.expires_in = response.expires_in;
+  const refreshToken = response.refresh_token ?? previousRefreshToken;
+  if (refreshToken !== undefined) bundle.refresh_token = refreshToken;
+  if (typeof response.scope === "string") bundle.scope = response.scope;
+  return bundle;
+}
+
+/** Seals the bundle to the member client's key (`crypto_box_seal`, unpadded base64url): only that client opens it. */
+export function sealTokens(bundle: TokenBundle, clientKey: string): string {
+  return sealToPublicKey(JSON.stringify(bundle), clientKey);
+}
