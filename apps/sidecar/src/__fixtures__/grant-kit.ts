@@ -1,0 +1,80 @@
+// Keys, a registry and grants for tests: one member, one bot, the shipped manifests.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  generateBotKeys,
+  generateMemberKeys,
+  issueGrant,
+  openGrant,
+  ready,
+  renderConfirm,
+  signConfirmation,
+  type Grant,
+  type KeyPair,
+} from "@eleven-integrations/grants";
+import { loadRegistry, type Registry } from "@eleven-integrations/loader";
+import { manifestFiles } from "@eleven-integrations/manifests";
+
+await ready();
+
+export const registry: Registry = loadRegistry(manifestFiles);
+export const member: KeyPair = generateMemberKeys();
+export const bot: KeyPair = generateBotKeys();
+/** The member's GitHub token in every test grant: it must never reach a log or the audit file. */
+export const MEMBER_TOKEN = "ghp_memberTokenThatMustNeverBeLogged0123";
+export const CALLER_TOKEN = "caller-token-that-must-never-be-logged-4567";
+
+export function manifestHash(integration: string): string {
+  const hash = registry.manifestHash(integration);
+  if (hash === undefined) throw new Error(`no manifest ${integration}`);
+  return hash;
+}
+
+export interface GrantOptions {
+  access?: "read" | "write";
+  integration?: string;
+  ops?: string[];
+  manifestHash?: string;
+  ttlSeconds?: number;
+  now?: number;
+  botPublicKey?: string;
+  issuer?: KeyPair;
+}
+
+/** A sealed grant from `member` to `bot` for GitHub, read by default. */
+export function grantFor(options: GrantOptions = {}): string {
+  const integration = options.integration ?? "github";
+  return issueGrant({
+    member: options.issuer ?? member,
+    botPublicKey: options.botPublicKey ?? bot.publicKey,
+    integration,
+    manifestHash: options.manifestHash ?? manifestHash(integration),
+    access: options.access ?? "read",
+    ...(options.ops === undefined ? {} : { ops: options.ops }),
+    credential: { kind: "pat", token: MEMBER_TOKEN },
+    ttlSeconds: options.ttlSeconds ?? 600,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+}
+
+/** The opened payload of a grant sealed to `bot`. */
+export function opened(sealed: string, botKeys: KeyPair = bot): Grant {
+  return openGrant(sealed, { bot: botKeys, trustedMembers: [member.publicKey] });
+}
+
+/** The confirm line the sidecar renders for a GitHub op, as the member sees it. */
+export function lineFor(op: string, args: Record<string, string>): string {
+  const operation = registry.operation("github", op);
+  if (operation?.confirm === undefined) throw new Error(`${op} has no confirm line`);
+  return renderConfirm(operation.confirm, args);
+}
+
+/** The member's tap on the chip for `op` with `args` under `sealed`. */
+export function confirmationFor(sealed: string, op: string, args: Record<string, string>, line = lineFor(op, args)): string {
+  return signConfirmation({ member, grant: opened(sealed), op, args, line });
+}
+
+export async function temporaryDirectory(prefix = "sidecar-test-"): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}

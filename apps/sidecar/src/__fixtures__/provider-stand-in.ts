@@ -1,0 +1,116 @@
+// A loopback TLS stand-in for api.github.com, reached through a dispatcher that
+// connects to 127.0.0.1 while verifying the certificate for api.github.com against a test CA.
+import Fastify from "fastify";
+import { generate } from "selfsigned";
+import { Agent, buildConnector, type Dispatcher } from "undici";
+
+export const PROVIDER_HOST = "api.github.com";
+
+export interface StandInRequest {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+export interface ProviderStandIn {
+  /** Every request the stand-in received, in order. */
+  requests: StandInRequest[];
+  /** Reaches the stand-in for https://api.github.com only; any other host fails to connect. */
+  dispatcher: Dispatcher;
+  port: number;
+  /** Milliseconds `GET /user/repos` waits before answering (for shutdown tests). */
+  setReposDelay(ms: number): void;
+  close(): Promise<void>;
+}
+
+export const REPOSITORIES = [
+  { full_name: "octocat/hello-world", private: false, description: "My first repository", html_url: "https://github.com/octocat/hello-world", default_branch: "main", open_issues_count: 2, pushed_at: "2024-01-01T00:00:00Z", node_id: "dropped by pick" },
+  { full_name: "octocat/spoon-knife", private: true, description: null, html_url: "https://github.com/octocat/spoon-knife", default_branch: "main", open_issues_count: 0, pushed_at: "2024-02-01T00:00:00Z", node_id: "dropped by pick" },
+];
+
+interface Certificates {
+  ca: string;
+  key: string;
+  cert: string;
+}
+
+let certificates: Promise<Certificates> | undefined;
+
+async function createCertificates(): Promise<Certificates> {
+  const ca = await generate([{ name: "commonName", value: "Eleven sidecar test CA" }], {
+    keyType: "ec",
+    algorithm: "sha256",
+    extensions: [
+      { name: "basicConstraints", cA: true, critical: true },
+      { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    ],
+  });
+  const leaf = await generate([{ name: "commonName", value: PROVIDER_HOST }], {
+    keyType: "ec",
+    algorithm: "sha256",
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [
+      { name: "basicConstraints", cA: false },
+      { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
+      { name: "extKeyUsage", serverAuth: true },
+      { name: "subjectAltName", altNames: [{ type: 2, value: PROVIDER_HOST }] },
+    ],
+  });
+  return { ca: ca.cert, key: leaf.private, cert: leaf.cert };
+}
+
+/** A dispatcher that opens every api.github.com connection to `port` on 127.0.0.1, TLS verified for api.github.com against `ca` alone. */
+export function loopbackDispatcher(ca: string, port: number): Dispatcher {
+  const connector = buildConnector({ ca, allowH2: false, rejectUnauthorized: true });
+  return new Agent({
+    allowH2: false,
+    connect: (target, callback) => {
+      if (target.hostname !== PROVIDER_HOST) {
+        callback(Object.assign(new Error(`no loopback route for ${target.hostname}`), { code: "ENOTFOUND" }), null);
+        return;
+      }
+      connector({ ...target, hostname: "127.0.0.1", port: String(port), servername: PROVIDER_HOST }, callback);
+    },
+  });
+}
+
+/** Starts the stand-in: `GET /user/repos` and `POST /repos/:owner/:repo/issues`, counting every request. */
+export async function startProviderStandIn(): Promise<ProviderStandIn> {
+  certificates ??= createCertificates();
+  const { ca, key, cert } = await certificates;
+  const requests: StandInRequest[] = [];
+  let reposDelayMs = 0;
+  const server = Fastify({ https: { key, cert } });
+  server.addHook("onRequest", async (request) => {
+    requests.push({ method: request.method, url: request.url, authorization: request.headers.authorization, body: undefined });
+  });
+  server.addHook("preHandler", async (request) => {
+    const last = requests[requests.length - 1];
+    if (last !== undefined) last.body = request.body;
+  });
+  server.get("/user/repos", async () => {
+    if (reposDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, reposDelayMs));
+    return REPOSITORIES;
+  });
+  server.post("/repos/:owner/:repo/issues", async (request, reply) => {
+    const { title } = request.body as { title: string };
+    return reply.code(201).send({ number: 42, title, state: "open", html_url: "https://github.com/octocat/hello-world/issues/42", id: 1 });
+  });
+  await server.listen({ host: "127.0.0.1", port: 0 });
+  const address = server.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  const dispatcher = loopbackDispatcher(ca, port);
+  return {
+    requests,
+    dispatcher,
+    port,
+    setReposDelay: (ms) => {
+      reposDelayMs = ms;
+    },
+    close: async () => {
+      await dispatcher.close();
+      await server.close();
+    },
+  };
+}

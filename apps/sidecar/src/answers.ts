@@ -1,0 +1,57 @@
+import type { Envelope } from "@eleven-integrations/executor";
+
+/** Refusals the sidecar adds to the executor's codes. */
+export type RefusalCode = "grant_expired" | "grant_invalid" | "access_denied" | "confirmation_invalid";
+
+export interface Refusal {
+  code: RefusalCode;
+  message: string;
+  /** What a person can do about it. */
+  next_action: string;
+}
+
+/** A refused run or palette: the integration is `null` when the grant did not open. */
+export interface RefusalEnvelope {
+  status: "error";
+  integration: string | null;
+  op: string;
+  error: Refusal;
+}
+
+/** A write that needs the member's tap: `confirm` is the exact line to show as a chip. */
+export interface ConfirmationRequired {
+  status: "confirmation_required";
+  integration: string;
+  op: string;
+  confirm: string;
+  args_digest: string;
+  gid: string;
+}
+
+/** Every answer `POST /v1/run` gives a well-formed, authorised call (always HTTP 200). */
+export type RunAnswer = Envelope | RefusalEnvelope | ConfirmationRequired;
+
+/** One op of a palette: the manifest's args as written, and for a write its confirm template. */
+export interface PaletteOperation {
+  id: string;
+  label: string;
+  access: "read" | "write";
+  args: Record<string, unknown>;
+  confirm?: string;
+}
+
+export interface Palette {
+  status: "ok";
+  integration: string;
+  access: "read" | "write";
+  ops: PaletteOperation[];
+}
+
+export interface PaletteRefusal {
+  status: "error";
+  integration: string | null;
+  error: Refusal;
+}
+
+/** Every answer `POST /v1/ops` gives a well-formed, authorised call (always HTTP 200). */
+export type OpsAnswer = Palette | PaletteRefusal;

@@ -1,0 +1,33 @@
+import type { ExecutorLimits } from "@eleven-integrations/executor";
+import type { KeyPair } from "@eleven-integrations/grants";
+import type { Registry } from "@eleven-integrations/loader";
+import type { FastifyServerOptions } from "fastify";
+import type { Dispatcher } from "undici";
+
+/** fastify's `logger` option (pino's options, `stream` honoured), as `buildApp` takes it. */
+export type SidecarLoggerOption = NonNullable<FastifyServerOptions["logger"]>;
+
+/** What `buildApp` needs; `server.ts` maps files and the environment onto it. */
+export interface SidecarConfig {
+  /** The manifests this sidecar runs; a grant runs only if its `manifest_hash` is this registry's. */
+  registry: Registry;
+  /** This bot's X25519 box keys: grants are sealed to the public one. */
+  botKeys: KeyPair;
+  /** Ed25519 public keys of the members whose grants this bot accepts. */
+  trustedMembers: string[];
+  /** The bearer token every caller must present; compared in constant time. */
+  callerToken: string;
+  /** Path of the audit log: created 0600 when missing, one JSON line appended per `/v1/run`. */
+  auditFile: string;
+  /**
+   * Where outbound requests go. Leave it out in production: the sidecar then uses the
+   * executor's hardened dispatcher (public addresses only). Tests point it at loopback stand-ins.
+   */
+  dispatcher?: Dispatcher;
+  /** The executor's bounds (response and result sizes, deadline, retries). */
+  limits?: ExecutorLimits;
+  /** fastify's logger option; requests are logged without headers, query or body whatever is passed. */
+  logger?: SidecarLoggerOption;
+}
+
+export type { ExecutorLimits, KeyPair, Registry };

@@ -1,0 +1,66 @@
+import { GrantError, openGrant, type Grant, type GrantErrorCode, type KeyPair } from "@eleven-integrations/grants";
+import type { Registry } from "@eleven-integrations/loader";
+import type { Refusal } from "./answers.js";
+
+export interface GrantCheckContext {
+  registry: Registry;
+  botKeys: KeyPair;
+  trustedMembers: string[];
+}
+
+export type GrantCheck =
+  | { ok: true; grant: Grant }
+  /** `grant` is there when the grant opened but does not match the loaded manifest. */
+  | { ok: false; refusal: Refusal; grant: Grant | undefined };
+
+const OPEN_NEXT_ACTION: Record<GrantErrorCode, string> = {
+  expired: "Ask the member for a fresh grant: this one has expired.",
+  not_for_this_bot: "Ask the member to grant this bot: seal the grant to the public key GET /v1/identity returns.",
+  untrusted_member: "Ask a member this sidecar trusts for the grant, or add the member's public key to trusted-members.json.",
+  not_yet_valid: "Check the clocks of this machine and the member's device, then ask for a fresh grant.",
+  ttl_too_long: "Ask the member for a grant that lives at most an hour.",
+  malformed: "Ask the member for a fresh grant: this one is damaged or incomplete.",
+  bad_signature: "Ask the member for a fresh grant: this one was altered or not signed by its member.",
+  replayed: "Ask the member for a fresh grant.",
+  mismatch: "Ask the member for a fresh grant.",
+};
+
+/**
+ * Opens a grant for this bot and checks it was issued for the manifest this
+ * sidecar runs. `expired` is `grant_expired`; every other refusal, and a grant
+ * for a manifest that changed since the member saw it, is `grant_invalid`.
+ */
+export function checkGrant(sealed: string, context: GrantCheckContext): GrantCheck {
+  let grant: Grant;
+  try {
+    grant = openGrant(sealed, { bot: context.botKeys, trustedMembers: context.trustedMembers });
+  } catch (error) {
+    if (!GrantError.isInstance(error)) throw error;
+    const code = error.code === "expired" ? "grant_expired" : "grant_invalid";
+    return { ok: false, grant: undefined, refusal: { code, message: `grant refused (${error.code}): ${error.message}`, next_action: OPEN_NEXT_ACTION[error.code] } };
+  }
+  const manifestHash = context.registry.manifestHash(grant.integration);
+  if (manifestHash === undefined) {
+    return {
+      ok: false,
+      grant,
+      refusal: {
+        code: "grant_invalid",
+        message: `this sidecar does not run the integration ${grant.integration}`,
+        next_action: `Update this sidecar's registry to one with ${grant.integration}, or ask the member for a grant to an integration it runs.`,
+      },
+    };
+  }
+  if (manifestHash !== grant.manifest_hash) {
+    return {
+      ok: false,
+      grant,
+      refusal: {
+        code: "grant_invalid",
+        message: `the ${grant.integration} manifest changed since the member granted it`,
+        next_action: `Ask the member for a fresh grant: the ${grant.integration} integration changed since it was granted.`,
+      },
+    };
+  }
+  return { ok: true, grant };
+}

@@ -1,0 +1,26 @@
+import type { Registry } from "@eleven-integrations/loader";
+import { grantAllows } from "./access-check.js";
+import type { OpsAnswer, PaletteOperation } from "./answers.js";
+import type { OpsBody } from "./body-schemas.js";
+import { checkGrant, type GrantCheckContext } from "./grant-check.js";
+
+/**
+ * `POST /v1/ops`: the ops this grant enables, in manifest order (a read grant
+ * lists reads only; an allow-list is respected), each with its args as the
+ * manifest declares them and, for a write, its confirm template.
+ */
+export function opsPalette(body: OpsBody, context: GrantCheckContext & { registry: Registry }): OpsAnswer {
+  const checked = checkGrant(body.grant, context);
+  if (!checked.ok) return { status: "error", integration: checked.grant?.integration ?? null, error: checked.refusal };
+  const { grant } = checked;
+  const manifest = context.registry.get(grant.integration);
+  const ops: PaletteOperation[] = [];
+  for (const operation of manifest?.ops ?? []) {
+    const compiled = context.registry.operation(grant.integration, operation.id);
+    if (compiled === undefined || !grantAllows(grant, compiled)) continue;
+    const entry: PaletteOperation = { id: operation.id, label: operation.label, access: operation.access, args: { ...operation.args } };
+    if (operation.confirm !== undefined) entry.confirm = operation.confirm;
+    ops.push(entry);
+  }
+  return { status: "ok", integration: grant.integration, access: grant.access, ops };
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from "fastify";
+import { createCallerAuth } from "./caller-auth.js";
+import { httpErrorBody } from "./http-error.js";
+import { checkLoopback } from "./loopback-guard.js";
+
+/**
+ * The first hook of every request, unknown routes included, before any body is
+ * read: `Host` and `Origin` name this loopback address (else 403), then the
+ * caller token (else 401). Answers that pass are never cached.
+ */
+export function registerRequestGuards(app: FastifyInstance, callerToken: string): void {
+  const authorized = createCallerAuth(callerToken);
+  app.addHook("onRequest", async (request, reply) => {
+    const verdict = checkLoopback(request.headers.host, request.headers.origin, request.socket.localPort);
+    if (!verdict.ok) return reply.code(403).send(httpErrorBody(verdict.code, verdict.message));
+    if (!authorized(request.headers.authorization)) {
+      return reply
+        .code(401)
+        .header("www-authenticate", 'Bearer realm="eleven-sidecar"')
+        .send(httpErrorBody("unauthorized", "send Authorization: Bearer <caller token>, the token in the sidecar's caller-token file"));
+    }
+    reply.header("cache-control", "no-store");
+    return undefined;
+  });
+}

@@ -1,0 +1,71 @@
+import { performance } from "node:perf_hooks";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { AuditRecord, AuditSink } from "./audit-log.js";
+import { failedCallAuditRecord, runAuditRecord } from "./audit-record.js";
+import { opsBodySchema, parseBody, runBodySchema, wellFormedOp } from "./body-schemas.js";
+import { httpErrorBody } from "./http-error.js";
+import { opsPalette } from "./ops-palette.js";
+import { initialFacts, runFlow, type RunFacts, type RunFlowContext } from "./run-flow.js";
+
+export interface RouteDeps extends RunFlowContext {
+  audit: AuditSink;
+  /** Runs still being handled; shutdown waits for them before closing the audit log. */
+  inFlight: Set<Promise<unknown>>;
+}
+
+const INVALID_BODY_MESSAGE = "the request body does not match this route's schema";
+
+function elapsedMs(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
+/** `GET /v1/identity`, `POST /v1/ops` and `POST /v1/run`; the guards in front of them are hooks on the app. */
+export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  app.get("/v1/identity", async () => ({ public_key: deps.botKeys.publicKey }));
+
+  app.post("/v1/ops", async (request, reply) => {
+    const parsed = parseBody(opsBodySchema, request.body);
+    if (!parsed.ok) return reply.code(400).send(httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
+    return opsPalette(parsed.value, deps);
+  });
+
+  app.post("/v1/run", async (request, reply) => {
+    const work = handleRun(request.body, reply, deps);
+    deps.inFlight.add(work);
+    try {
+      return await work;
+    } finally {
+      deps.inFlight.delete(work);
+    }
+  });
+}
+
+/** Runs one call and writes its audit line before answering; an unwritable audit log answers 500. */
+async function handleRun(body: unknown, reply: FastifyReply, deps: RouteDeps): Promise<FastifyReply> {
+  const started = performance.now();
+  const parsed = parseBody(runBodySchema, body);
+  if (!parsed.ok) {
+    const record = failedCallAuditRecord(wellFormedOp(body), "invalid_body", elapsedMs(started));
+    return answer(reply, deps, record, 400, httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
+  }
+  const facts: RunFacts = initialFacts(parsed.value);
+  let outcome;
+  try {
+    outcome = await runFlow(parsed.value, facts, deps);
+  } catch (error) {
+    reply.log.error({ err: error }, "run failed inside the sidecar");
+    const record = failedCallAuditRecord(facts.op, "internal_error", elapsedMs(started), facts);
+    return answer(reply, deps, record, 500, httpErrorBody("internal_error", "the sidecar failed to run this call"));
+  }
+  return answer(reply, deps, runAuditRecord(facts, outcome.answer, elapsedMs(started)), 200, outcome.answer);
+}
+
+async function answer(reply: FastifyReply, deps: RouteDeps, record: AuditRecord, statusCode: number, payload: unknown): Promise<FastifyReply> {
+  try {
+    await deps.audit.append(record);
+  } catch (error) {
+    reply.log.error({ err: error }, "audit log write failed");
+    return reply.code(500).send(httpErrorBody("audit_unavailable", "the audit log could not be written; nothing is answered without it"));
+  }
+  return reply.code(statusCode).send(payload);
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// The `eleven-sidecar` command: reads its environment, starts on 127.0.0.1, closes gracefully on SIGINT/SIGTERM.
+import { closeOnSignals, optionsFromEnvironment } from "./server-environment.js";
+import { SidecarStartError } from "./sidecar-error.js";
+import { startSidecar } from "./server-start.js";
+
+try {
+  const sidecar = await startSidecar(optionsFromEnvironment(process.env));
+  process.stderr.write(
+    `eleven-sidecar listening on ${sidecar.address}\n` +
+      `  bot public key: ${sidecar.publicKey}\n` +
+      `  caller token:   ${sidecar.callerTokenFile}\n` +
+      `  audit log:      ${sidecar.auditFile}\n`,
+  );
+  closeOnSignals(process, sidecar.close, (code) => process.exit(code));
+} catch (error) {
+  const message = SidecarStartError.isInstance(error) || error instanceof Error ? error.message : String(error);
+  process.stderr.write(`eleven-sidecar: ${message}\n`);
+  process.exit(1);
+}

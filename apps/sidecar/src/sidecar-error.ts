@@ -1,0 +1,31 @@
+const MARKER = Symbol.for("eleven-integrations.error.SidecarStartError");
+
+/** Why a sidecar refuses to start. */
+export type SidecarStartErrorCode =
+  /** A secret file that group or others can read or write. */
+  | "insecure_file"
+  /** A file owned by another user. */
+  | "wrong_owner"
+  /** A path that is not a regular file. */
+  | "not_a_file"
+  /** A file whose content is not what it should hold. */
+  | "invalid_file"
+  /** A bad setting (port, home directory). */
+  | "invalid_setting";
+
+/** Thrown by `startSidecar` (and reported by the `eleven-sidecar` command) before it listens. Its message names the file, never its content. */
+export class SidecarStartError extends Error {
+  readonly code: SidecarStartErrorCode;
+  private readonly [MARKER] = true;
+
+  constructor(code: SidecarStartErrorCode, message: string) {
+    super(message);
+    this.name = "SidecarStartError";
+    this.code = code;
+  }
+
+  /** True for a SidecarStartError from any installed copy of this package. */
+  static isInstance(value: unknown): value is SidecarStartError {
+    return typeof value === "object" && value !== null && MARKER in value;
+  }
+}

@@ -1,0 +1,31 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** The files a sidecar keeps in its home directory. */
+export interface SidecarFiles {
+  home: string;
+  /** The bot's X25519 key pair, `{ kind: "bot", publicKey, secretKey }`, mode 0600. */
+  botKeyFile: string;
+  /** The caller bearer token, mode 0600. */
+  callerTokenFile: string;
+  /** JSON array of the trusted members' Ed25519 public keys. */
+  trustedMembersFile: string;
+  /** One JSON line per run, mode 0600. */
+  auditFile: string;
+}
+
+/** `~/.eleven-sidecar`, where a sidecar keeps its files unless told otherwise. */
+export function defaultSidecarHome(): string {
+  return join(homedir(), ".eleven-sidecar");
+}
+
+export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles {
+  const dir = resolve(home);
+  return {
+    home: dir,
+    botKeyFile: join(dir, "bot-key.json"),
+    callerTokenFile: join(dir, "caller-token"),
+    trustedMembersFile: join(dir, "trusted-members.json"),
+    auditFile: join(dir, "audit.log"),
+  };
+}
