@@ -1,4 +1,5 @@
 import { chmod, readFile, stat, writeFile } from "node:fs/promises";
+import { createConnection } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSidecar, type RunningSidecar } from "./server-start.js";
@@ -174,6 +175,27 @@ describe("graceful shutdown", () => {
       const records = await readAudit(sidecar.auditFile);
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ status: "ok", op: "repos.list", http_status: 200 });
+    } finally {
+      provider.setReposDelay(0);
+    }
+  });
+
+  it("still writes the audit line of a run whose caller hung up before close", async () => {
+    const { sidecar, token } = await start(await homeTrustingMember());
+    provider.setReposDelay(300);
+    try {
+      const before = provider.requests.length;
+      const body = JSON.stringify({ grant: grantFor({ botPublicKey: sidecar.publicKey }), op: "repos.list" });
+      const socket = createConnection({ host: "127.0.0.1", port: sidecar.port });
+      socket.on("error", () => {});
+      socket.end(
+        `POST /v1/run HTTP/1.1\r\nHost: 127.0.0.1:${sidecar.port}\r\nAuthorization: Bearer ${token}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      while (provider.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
+      socket.destroy();
+      await sidecar.close();
+      expect(await readAudit(sidecar.auditFile)).toMatchObject([{ status: "ok", op: "repos.list" }]);
     } finally {
       provider.setReposDelay(0);
     }
