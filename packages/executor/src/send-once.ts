@@ -68,13 +68,13 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
   }
   const encoding = single(headers["content-encoding"])?.trim().toLowerCase();
   if (encoding !== undefined && encoding !== "" && encoding !== "identity") {
-    body.destroy();
+    abandon(body);
     const shown = /^[a-z0-9._-]{1,32}$/.test(encoding) ? encoding : "unknown";
     return fail(failure("bad_response", `the answer is compressed (content-encoding: ${shown}), which is never asked for`, context, { http_status: statusCode }));
   }
   const length = contentLength(headers);
   if (length !== undefined && length > options.maxResponseBytes) {
-    body.destroy();
+    abandon(body);
     return fail(tooLarge(length, options.maxResponseBytes, request, statusCode));
   }
 
@@ -83,7 +83,7 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
   try {
     release = await options.budget.reserve(reservation, deadline.signal);
   } catch (error) {
-    body.destroy();
+    abandon(body);
     return transportFailure(error);
   }
   try {
@@ -117,5 +117,10 @@ function single(value: string | string[] | undefined): string | undefined {
 /** Reads a little of an answer that is not used, so its connection can serve the next request. */
 function drain(body: Readable & { dump?: (options: { limit: number }) => Promise<void> }): void {
   if (typeof body.dump === "function") void body.dump({ limit: DRAIN_LIMIT }).catch(() => undefined);
-  else body.destroy();
+  else abandon(body);
+}
+
+/** Stops reading an answer and closes its connection; the abort this causes is expected, not an error. */
+function abandon(body: Readable): void {
+  body.on("error", () => undefined).destroy();
 }

@@ -1,0 +1,87 @@
+import { readFileSync } from "node:fs";
+import { loadRegistry, type CompiledOperation, type Registry } from "@eleven-integrations/loader";
+import { manifestFiles } from "@eleven-integrations/manifests";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createExecutor, type Executor } from "./create-executor.js";
+import { createLoopbackDispatcher } from "./test-support/loopback-dispatcher.js";
+import { createTestCertificates } from "./test-support/test-certificates.js";
+import { startTestServer, type TestServer } from "./test-support/test-server.js";
+
+/** One op's recorded exchange: what the executor must send, what the provider answers, what comes back. */
+interface Fixture {
+  readonly args: Record<string, string>;
+  readonly request: { readonly method: string; readonly path: string; readonly body: unknown };
+  readonly response: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown };
+  readonly picked: unknown;
+}
+
+const registry: Registry = loadRegistry(manifestFiles);
+const manifests = registry.integrations();
+const fixtures = new Map<string, Record<string, Fixture>>(
+  manifests.map((manifest) => [
+    manifest.id,
+    JSON.parse(readFileSync(new URL(`./__fixtures__/${manifest.id}.json`, import.meta.url), "utf8")) as Record<string, Fixture>,
+  ]),
+);
+const hosts = [...new Set(manifests.map((manifest) => new URL(manifest.auth.base).hostname))];
+
+let server: TestServer;
+let executor: Executor;
+let current: Fixture | undefined;
+let closeDispatcher: () => Promise<void>;
+beforeAll(async () => {
+  const certificates = await createTestCertificates(hosts);
+  server = await startTestServer(certificates, (_request, reply) => {
+    if (current === undefined) return reply.code(500).send();
+    const { status, headers, body } = current.response;
+    return reply.code(status).headers(headers).send(typeof body === "string" ? body : JSON.stringify(body));
+  });
+  const dispatcher = createLoopbackDispatcher(certificates.ca, new Map(hosts.map((host) => [host, server.port])));
+  closeDispatcher = () => dispatcher.destroy();
+  executor = createExecutor({ registry, dispatcher, limits: { retries: 0 } });
+});
+afterAll(async () => {
+  await closeDispatcher();
+  await server.close();
+});
+
+it("ships a fixture for every op of every manifest, and none for ops that do not exist", () => {
+  expect(manifests.length).toBeGreaterThan(0);
+  for (const manifest of manifests) {
+    expect(Object.keys(fixtures.get(manifest.id) ?? {}).sort()).toEqual(manifest.ops.map((op) => op.id).sort());
+  }
+});
+
+describe.each(manifests.map((manifest) => [manifest.id, manifest] as const))("%s", (id, manifest) => {
+  it.each(manifest.ops.map((op) => [op.id] as const))("%s sends what the provider documents and picks what it declares", async (opId) => {
+    const fixture = fixtures.get(id)?.[opId] as Fixture;
+    const operation = registry.operation(id, opId) as CompiledOperation;
+    current = fixture;
+    server.requests.length = 0;
+    const token = `token-for-${id}`;
+
+    const envelope = await executor.run({ integration: id, op: opId, args: fixture.args, credential: { token } });
+
+    expect(server.requests).toHaveLength(1);
+    const [received] = server.requests;
+    expect(received?.method).toBe(fixture.request.method);
+    expect(received?.url).toBe(fixture.request.path);
+    expect(received?.headers.host).toBe(new URL(manifest.auth.base).host);
+    expect(received?.headers.authorization).toBe(manifest.auth.authorization === "none" ? token : `${manifest.auth.authorization} ${token}`);
+    for (const [name, value] of Object.entries(manifest.auth.headers ?? {})) expect(received?.headers[name.toLowerCase()]).toBe(value);
+    expect(received?.headers["accept-encoding"]).toBeUndefined();
+    if (fixture.request.body === null) {
+      expect(received?.body).toBe("");
+      expect(received?.headers["content-type"]).toBeUndefined();
+    } else if (operation.encoding === "form") {
+      expect(received?.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+      expect(received?.body).toBe(fixture.request.body);
+    } else {
+      expect(received?.headers["content-type"]).toBe("application/json");
+      expect(JSON.parse(received?.body ?? "")).toEqual(fixture.request.body);
+    }
+
+    expect(envelope).toMatchObject({ status: "ok", integration: id, op: opId, http_status: fixture.response.status });
+    expect(JSON.parse(JSON.stringify(envelope.status === "ok" ? envelope.data : undefined))).toEqual(fixture.picked);
+  });
+});
