@@ -145,7 +145,16 @@ export const brokerSettingsSchema = z.strictObject({
 export function validateBrokerSettings(input: unknown): ConfigResult<BrokerSettings> {
   const result = brokerSettingsSchema.safeParse(input);
   if (result.success) return { ok: true, value: toBrokerSettings(result.data) };
-  return { ok: false, issues: result.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })) };
+  return { ok: false, issues: describeIssues(result.error).map((issue) => ({ path: formatPath(issue.path), message: issue.message })) };
+}
+
+/** zod's issues as a person reads them: one per unknown key, a plain word for a bad record key. */
+export function describeIssues(error: z.ZodError): { path: PropertyKey[]; message: string }[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys") return issue.keys.map((key) => ({ path: [...issue.path, key], message: "is not a known setting" }));
+    if (issue.code === "invalid_key") return [{ path: issue.path, message: "is not an integration id (a lowercase slug)" }];
+    return [{ path: issue.path, message: issue.message }];
+  });
 }
 
 /** `oauthApps.github.clientSecret`, `allowedReturnTo[2]`: the path of a zod issue. */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { brokerSettingsSchema, formatPath, toBrokerSettings, type BrokerSettings, type ConfigIssue, type ConfigResult } from "./config.js";
+import { brokerSettingsSchema, describeIssues, formatPath, toBrokerSettings, type BrokerSettings, type ConfigIssue, type ConfigResult } from "./config.js";
 
 /** What `server.ts` runs with: where to listen, which registry, the broker settings. */
 export interface ServerConfig {
@@ -71,7 +71,7 @@ export function loadServerConfig(environment: NodeJS.ProcessEnv, options: LoadSe
     warnIfReadableByOthers(configFile, fileMode, warnings);
     const parsed = fileSchema.safeParse(json);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) issues.push({ path: `${configFile}: ${formatPath(issue.path)}`, message: issue.message });
+      for (const issue of describeIssues(parsed.error)) issues.push({ path: `${configFile}: ${formatPath(issue.path)}`, message: issue.message });
       return { ok: false, issues };
     }
     if (issues.length > 0) return { ok: false, issues };
@@ -121,7 +121,7 @@ export function loadServerConfig(environment: NodeJS.ProcessEnv, options: LoadSe
     };
     const parsed = brokerSettingsSchema.safeParse(settings);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) issues.push(environmentIssue(issue.path, issue.message, appsFile));
+      for (const issue of describeIssues(parsed.error)) issues.push(environmentIssue(issue.path, issue.message, appsFile));
     }
   }
   if (issues.length > 0) return { ok: false, issues };

@@ -1,0 +1,38 @@
+import { loadRegistry, loadRegistryFromDir, RegistryError, type Registry } from "@eleven-integrations/loader";
+import { manifestFiles } from "@eleven-integrations/manifests";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app.js";
+import { BrokerConfigError } from "./config.js";
+import { loadServerConfig, type ServerConfig } from "./environment-config.js";
+import type { BrokerLoggerOption } from "./logging.js";
+
+/**
+ * Reads the configuration from `environment`, loads the registry (the embedded
+ * manifests, or `registryDir`), builds the app and listens. Throws
+ * `BrokerConfigError` or `RegistryError`, each listing every problem.
+ */
+export async function startServer(
+  environment: NodeJS.ProcessEnv,
+  options: { logger?: BrokerLoggerOption } = {},
+): Promise<{ app: FastifyInstance; config: ServerConfig; url: string }> {
+  const loaded = loadServerConfig(environment);
+  if (!loaded.ok) throw new BrokerConfigError(loaded.issues);
+  const config = loaded.value;
+  const registry: Registry = config.registryDir === undefined ? loadRegistry(manifestFiles) : await loadRegistryFromDir(config.registryDir);
+
+  const logger = options.logger ?? { level: config.logLevel };
+  const app = buildApp({ ...config.settings, registry, logger });
+  for (const warning of config.warnings) app.log.warn(warning);
+  app.log.info(
+    { registry: registry.hash, integrations: registry.integrations().length, source: config.registryDir ?? "embedded manifests" },
+    "registry loaded",
+  );
+  const url = await app.listen({ host: config.host, port: config.port });
+  return { app, config, url };
+}
+
+/** The one-paragraph reason the server could not start. */
+export function startupFailure(error: unknown): string {
+  if (BrokerConfigError.isInstance(error) || RegistryError.isInstance(error)) return error.message;
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
