@@ -16,7 +16,7 @@ import { fmt } from "./measure.mjs";
 const CONNECTIONS = 10;
 const SECONDS = 3;
 const WARMUP_SECONDS = 2;
-const ROUNDS = 2;
+const ROUNDS = 3;
 const GOAL = 0.9;
 
 /** Child: the broker and the bare route, each on its own loopback port. */
