@@ -9,7 +9,8 @@ export {
   type ConfigIssue,
   type ConfigResult,
 } from "./config.js";
-export { loadServerConfig, type ServerConfig, type LoadServerConfigOptions } from "./environment-config.js";
+export { loadServerConfig, DEVELOPMENT_PUBLIC_URL, type ServerConfig, type LoadServerConfigOptions } from "./environment-config.js";
+export { startServer, startupFailure } from "./run-server.js";
 export { BrokerError, BROKER_ERROR_STATUS, type BrokerErrorCode } from "./broker-error.js";
 export type { BrokerLoggerOption } from "./logging.js";
 export type { ServedCatalog, ServedCatalogEntry } from "./catalog.js";
