@@ -163,6 +163,15 @@ describe("GET /connect/callback", () => {
     expect(flow.requests).toHaveLength(1);
   });
 
+  it("has no HEAD twin, so a link checker cannot redeem the code", async () => {
+    const flow = await startFlow();
+    flow.answer({ status: 200, body: TOKENS });
+    const response = await app.inject({ method: "HEAD", url: `/connect/callback?code=c&state=${flow.state}` });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers.location).toBeUndefined();
+    expect(flow.requests).toHaveLength(0);
+  });
+
   it("refuses a flow whose integration lost its app since it started", async () => {
     const flow = await startFlow();
     await app.close();

@@ -16,7 +16,8 @@ import { exchangeCode, safeErrorCode, tokenCallFailure } from "./token-exchange.
  */
 export async function connectCallback(app: FastifyInstance): Promise<void> {
   const { broker } = app;
-  app.get("/connect/callback", async (request, reply) => {
+  // No HEAD twin: a link checker's HEAD must not redeem the code.
+  app.get("/connect/callback", { exposeHeadRoute: false }, async (request, reply) => {
     const query = queryOf(request.url);
     const sealed = single(query, "state");
     if (sealed === undefined) throw new BrokerError("missing_state", "the callback carries no state (or more than one): start connecting again");

@@ -13,7 +13,7 @@ import { checkReturnTo } from "./return-to.js";
  */
 export async function connectStart(app: FastifyInstance): Promise<void> {
   const { broker } = app;
-  app.get<{ Params: { id: string } }>("/connect/:id/start", async (request, reply) => {
+  app.get<{ Params: { id: string } }>("/connect/:id/start", { exposeHeadRoute: false }, async (request, reply) => {
     const query = queryOf(request.url);
     const clientKey = checkClientKey(single(query, "client_key"));
     const returnTo = checkReturnTo(single(query, "return_to"), broker.allowedReturnTo);
