@@ -172,6 +172,16 @@ describe("GET /connect/callback", () => {
     expect(flow.requests).toHaveLength(0);
   });
 
+  it("refuses a flow whose return_to was removed from the configuration since it started", async () => {
+    const flow = await startFlow();
+    await app.close();
+    app = testApp({ stateKey: flow.config.stateKey, allowedReturnTo: ["https://other.example.test/"], dispatcher: flow.agent }).app;
+    const response = await callback({ code: "c", state: flow.state });
+    expect([response.statusCode, response.json().error.code]).toEqual([400, "return_to_not_allowed"]);
+    expect(response.headers.location).toBeUndefined();
+    expect(flow.requests).toHaveLength(0);
+  });
+
   it("refuses a flow whose integration lost its app since it started", async () => {
     const flow = await startFlow();
     await app.close();

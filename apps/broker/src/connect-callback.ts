@@ -4,7 +4,7 @@ import { BrokerError } from "./broker-error.js";
 import { resolveOAuthTarget } from "./oauth-integration.js";
 import { openState } from "./oauth-state.js";
 import { queryOf, single } from "./query.js";
-import { returnAddress } from "./return-to.js";
+import { checkReturnTo, returnAddress } from "./return-to.js";
 import { sealTokens, tokenBundle } from "./token-bundle.js";
 import { exchangeCode, safeErrorCode, tokenCallFailure } from "./token-exchange.js";
 
@@ -28,6 +28,8 @@ export async function connectCallback(app: FastifyInstance): Promise<void> {
         : new BrokerError("invalid_state", "the state of this callback is not one this broker issued: start connecting again");
     }
     const { state } = opened;
+    // Re-checked: a return_to removed from the configuration since the flow started is not used.
+    checkReturnTo(state.returnTo, broker.allowedReturnTo);
     const target = resolveOAuthTarget(broker, state.integration);
 
     let parameters: URLSearchParams;

@@ -27,6 +27,9 @@ describe("scrubbing", () => {
     expect(brokerLoggerOptions(undefined, [])).toBe(false);
     expect(brokerLoggerOptions(false, [])).toBe(false);
     expect(brokerLoggerOptions({ level: "warn" }, [])).toMatchObject({ level: "warn" });
+    const transport = brokerLoggerOptions({ transport: { target: "pino/file" } }, ["a-secret-value"]);
+    expect(transport).toMatchObject({ transport: { target: "pino/file" } });
+    expect(transport).not.toHaveProperty("stream");
   });
 
   it("keeps the client secret and state key out of lines the app writes, whatever writes them", async () => {

@@ -63,6 +63,8 @@ export function createScrubber(secrets: readonly string[]): (line: string) => st
 export function brokerLoggerOptions(option: BrokerLoggerOption | undefined, secrets: readonly string[]): BrokerLoggerOption {
   if (option === undefined || option === false) return false;
   const base: LoggerObject = option === true ? {} : option;
+  // A pino transport owns its destination: the serializers still apply, the line scrubber cannot.
+  if ("transport" in base && base.transport !== undefined) return { ...base, serializers: { ...base.serializers, ...serializers } };
   const scrub = createScrubber(secrets);
   const { file, stream, ...rest } = base;
   const destination: { write(line: string): void } = stream ?? (file === undefined ? process.stdout : createWriteStream(file, { flags: "a" }));
