@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { AuditLog } from "./audit-log.js";
 import type { SidecarConfig } from "./config.js";
 import { registerErrorHandlers } from "./error-handlers.js";
+import { createGrantOpener } from "./grant-opener.js";
 import { sidecarLoggerOptions } from "./log-options.js";
 import { registerRequestGuards } from "./request-guards.js";
 import { registerRoutes } from "./routes.js";
@@ -37,8 +38,8 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   registerErrorHandlers(app);
   registerRoutes(app, {
     registry: config.registry,
-    botKeys: config.botKeys,
-    trustedMembers: [...config.trustedMembers],
+    publicKey: config.botKeys.publicKey,
+    openGrant: createGrantOpener({ botKeys: config.botKeys, trustedMembers: config.trustedMembers }),
     executor,
     replay: new ReplayCache(),
     audit,

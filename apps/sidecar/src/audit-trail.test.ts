@@ -5,6 +5,7 @@ import Fastify from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "./app.js";
 import type { AuditRecord, AuditSink } from "./audit-log.js";
+import { createGrantOpener } from "./grant-opener.js";
 import { registerRoutes } from "./routes.js";
 import { bot, confirmationFor, grantFor, member, MEMBER_TOKEN, opened, registry } from "./__fixtures__/grant-kit.js";
 import { leakedSecrets } from "./__fixtures__/log-capture.js";
@@ -105,8 +106,8 @@ function bareApp(audit: AuditSink) {
   const app = Fastify();
   registerRoutes(app, {
     registry,
-    botKeys: bot,
-    trustedMembers: [member.publicKey],
+    publicKey: bot.publicKey,
+    openGrant: createGrantOpener({ botKeys: bot, trustedMembers: [member.publicKey] }),
     executor: createExecutor({ registry, dispatcher: provider.dispatcher }),
     replay: new ReplayCache(),
     audit,

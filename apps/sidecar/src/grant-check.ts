@@ -1,11 +1,12 @@
-import { GrantError, openGrant, type Grant, type GrantErrorCode, type KeyPair } from "@eleven-integrations/grants";
+import { GrantError, type Grant, type GrantErrorCode } from "@eleven-integrations/grants";
 import type { Registry } from "@eleven-integrations/loader";
 import type { Refusal } from "./answers.js";
+import type { GrantOpener } from "./grant-opener.js";
 
 export interface GrantCheckContext {
   registry: Registry;
-  botKeys: KeyPair;
-  trustedMembers: string[];
+  /** This bot's `openGrant`, bound to its keys and trusted members. */
+  openGrant: GrantOpener;
 }
 
 export type GrantCheck =
@@ -33,7 +34,7 @@ const OPEN_NEXT_ACTION: Record<GrantErrorCode, string> = {
 export function checkGrant(sealed: string, context: GrantCheckContext): GrantCheck {
   let grant: Grant;
   try {
-    grant = openGrant(sealed, { bot: context.botKeys, trustedMembers: context.trustedMembers });
+    grant = context.openGrant(sealed);
   } catch (error) {
     if (!GrantError.isInstance(error)) throw error;
     const code = error.code === "expired" ? "grant_expired" : "grant_invalid";

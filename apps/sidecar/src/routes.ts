@@ -8,6 +8,8 @@ import { opsPalette } from "./ops-palette.js";
 import { initialFacts, runFlow, type RunFacts, type RunFlowContext } from "./run-flow.js";
 
 export interface RouteDeps extends RunFlowContext {
+  /** The bot's box public key, which `GET /v1/identity` publishes. */
+  publicKey: string;
   audit: AuditSink;
   /** Runs still being handled; shutdown waits for them before closing the audit log. */
   inFlight: Set<Promise<unknown>>;
@@ -21,7 +23,7 @@ function elapsedMs(started: number): number {
 
 /** `GET /v1/identity`, `POST /v1/ops` and `POST /v1/run`; the guards in front of them are hooks on the app. */
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  app.get("/v1/identity", async () => ({ public_key: deps.botKeys.publicKey }));
+  app.get("/v1/identity", async () => ({ public_key: deps.publicKey }));
 
   app.post("/v1/ops", async (request, reply) => {
     const parsed = parseBody(opsBodySchema, request.body);

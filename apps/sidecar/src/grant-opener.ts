@@ -1,0 +1,48 @@
+import { createHash } from "node:crypto";
+import { CLOCK_SKEW_SECONDS, GrantError, openGrant, type Grant, type KeyPair } from "@eleven-integrations/grants";
+
+/** Opens a grant as `openGrant` does, throwing `GrantError`. */
+export type GrantOpener = (sealed: string) => Grant;
+
+export interface GrantOpenerOptions {
+  botKeys: KeyPair;
+  trustedMembers: readonly string[];
+  /** Opened grants remembered; default 1024. */
+  maxEntries?: number;
+  /** Unix seconds; defaults to the clock. */
+  now?: () => number;
+}
+
+export const DEFAULT_OPENED_GRANTS = 1024;
+
+/**
+ * `openGrant` for one bot and a fixed set of trusted members, remembering each
+ * grant it opened (by the SHA-256 of the sealed token) so a bot presenting the
+ * same grant on every call pays for the box opening and the signature check
+ * once. A remembered grant is still refused once it expires; refusals are not
+ * remembered. The oldest entry goes when the cache is full.
+ */
+export function createGrantOpener(options: GrantOpenerOptions): GrantOpener {
+  const maxEntries = options.maxEntries ?? DEFAULT_OPENED_GRANTS;
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const trustedMembers = [...options.trustedMembers];
+  const opened = new Map<string, Grant>();
+
+  return (sealed) => {
+    const key = createHash("sha256").update(sealed).digest("base64");
+    const time = now();
+    const known = opened.get(key);
+    if (known !== undefined) {
+      if (known.exp + CLOCK_SKEW_SECONDS > time) return known;
+      opened.delete(key);
+      throw new GrantError("expired", "the grant has expired");
+    }
+    const grant = openGrant(sealed, { bot: options.botKeys, trustedMembers, now: time });
+    if (opened.size >= maxEntries) {
+      const oldest = opened.keys().next();
+      if (oldest.done !== true) opened.delete(oldest.value);
+    }
+    opened.set(key, Object.freeze(grant));
+    return grant;
+  };
+}
