@@ -2,48 +2,66 @@ import { describe, expect, it } from "vitest";
 import { ByteBudget } from "./byte-budget.js";
 
 const never = new AbortController().signal;
+const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("ByteBudget", () => {
-  it("grants at once while bytes are free, and gives them back once", async () => {
-    const budget = new ByteBudget(100);
-    const release = await budget.reserve(60, never);
-    expect(budget.available).toBe(40);
-    release();
-    release();
-    expect(budget.available).toBe(100);
+  it("lets readers read on while what they hold fits, and gives it all back on close", () => {
+    const budget = new ByteBudget(100, 40);
+    const reader = budget.open(40);
+    expect(reader.add(30)).toBe(true);
+    expect(budget.held).toBe(30);
+    reader.close();
+    reader.close();
+    expect(budget.held).toBe(0);
   });
 
-  it("makes later reservations wait, first come first served, until bytes come free", async () => {
-    const budget = new ByteBudget(100);
-    const first = await budget.reserve(80, never);
-    const order: string[] = [];
-    const second = budget.reserve(50, never).then((release) => (order.push("second"), release));
-    const third = budget.reserve(10, never).then((release) => (order.push("third"), release));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(order).toEqual([]);
-    first();
-    (await second)();
-    (await third)();
-    expect(order).toEqual(["second", "third"]);
-    expect(budget.available).toBe(100);
+  it("always lets the oldest readers read on, up to their own limit, so nothing deadlocks", () => {
+    const budget = new ByteBudget(100, 40);
+    const first = budget.open(40);
+    const second = budget.open(40);
+    expect(second.add(90)).toBe(false);
+    expect(first.add(40)).toBe(true);
   });
 
-  it("caps a reservation at the capacity, so a single run can always proceed", async () => {
-    const budget = new ByteBudget(100);
-    (await budget.reserve(1_000, never))();
-    expect(budget.available).toBe(100);
+  it("pauses the others while what is held plus what the oldest may still receive passes the capacity", async () => {
+    const budget = new ByteBudget(100, 40);
+    const first = budget.open(40);
+    expect(first.add(1)).toBe(true);
+    const small = budget.open(40);
+    expect(small.add(5)).toBe(true);
+    const big = budget.open(40);
+    expect(big.add(60)).toBe(false);
+    let woke = false;
+    void big.wait(never).then(() => (woke = true));
+    await tick();
+    expect(woke).toBe(false);
+    first.close();
+    await tick();
+    expect(woke).toBe(true);
+    small.close();
+    big.close();
+    expect(budget.held).toBe(0);
   });
 
-  it("rejects a waiting reservation when its signal aborts, and lets the next one in", async () => {
-    const budget = new ByteBudget(100);
-    const held = await budget.reserve(90, never);
+  it("counts a known content-length as the most a reader will receive", () => {
+    const budget = new ByteBudget(100, 40);
+    budget.open(2).add(1);
+    budget.open(2).add(1);
+    expect(budget.open(40).add(90)).toBe(true);
+  });
+
+  it("rejects a waiting reader when its signal aborts", async () => {
+    const budget = new ByteBudget(40, 40);
+    budget.open(40).add(10);
+    const waiting = budget.open(40);
+    expect(waiting.add(35)).toBe(false);
     const controller = new AbortController();
-    const waiting = budget.reserve(50, controller.signal);
-    const small = budget.reserve(10, never);
+    const wait = waiting.wait(controller.signal);
     controller.abort(new Error("deadline"));
-    await expect(waiting).rejects.toThrow("deadline");
-    (await small)();
-    held();
-    expect(budget.available).toBe(100);
+    await expect(wait).rejects.toThrow("deadline");
+  });
+
+  it("refuses a capacity that cannot hold one whole response", () => {
+    expect(() => new ByteBudget(10, 20)).toThrow(RangeError);
   });
 });

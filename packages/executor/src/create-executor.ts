@@ -51,7 +51,7 @@ export interface Executor {
 export function createExecutor(options: ExecutorOptions): Executor {
   const { registry } = options;
   const limits: ResolvedLimits = resolveLimits(options.limits);
-  const budget = new ByteBudget(limits.maxBufferedBytes);
+  const budget = new ByteBudget(limits.maxBufferedBytes, limits.maxResponseBytes);
   const contexts = new Map<string, FailureContext>();
   let ownDispatcher: Dispatcher | undefined;
   const dispatcher = (): Dispatcher => options.dispatcher ?? (ownDispatcher ??= createHardenedDispatcher());

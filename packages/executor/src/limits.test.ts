@@ -8,7 +8,7 @@ describe("resolveLimits", () => {
       maxResultBytes: 48 * 1024,
       timeoutMs: 15_000,
       retries: 2,
-      maxBufferedBytes: 64 * 1024 * 1024,
+      maxBufferedBytes: 32 * 1024 * 1024,
     });
     expect(resolveLimits({ retries: 0, timeoutMs: 500 })).toMatchObject({ ...DEFAULT_LIMITS, retries: 0, timeoutMs: 500 });
   });

@@ -9,10 +9,10 @@ export interface ExecutorLimits {
   /** Extra attempts a `GET` read may make on 429/502/503/504 or a refused or reset connection. Default 2. */
   readonly retries?: number;
   /**
-   * Response bytes all concurrent runs of one executor may hold at once. A run reserves its
-   * body's `content-length` (or `maxResponseBytes` when the length is unknown) before reading
-   * and waits its turn, within its deadline, while the budget is spent. Default 64 MiB;
-   * never below `maxResponseBytes`.
+   * Response bytes all concurrent runs of one executor may hold at once. The oldest body
+   * being read always reads on; the others pause (within their deadline) while the rest
+   * of the budget is held, so memory stays bounded however many runs are in flight.
+   * Default 32 MiB (four maximal responses); never below `maxResponseBytes`.
    */
   readonly maxBufferedBytes?: number;
 }
@@ -24,7 +24,7 @@ export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
   maxResultBytes: 48 * 1024,
   timeoutMs: 15_000,
   retries: 2,
-  maxBufferedBytes: 64 * 1024 * 1024,
+  maxBufferedBytes: 32 * 1024 * 1024,
 });
 
 /** The limits with defaults filled in; throws a TypeError for a value that is not a usable number. */

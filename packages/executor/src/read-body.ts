@@ -1,41 +1,57 @@
 import type { Readable } from "node:stream";
+import type { BudgetReader } from "./byte-budget.js";
 
 export type ReadBodyResult = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly bytesRead: number };
 
 /**
  * Reads a response body as it streams in, counting bytes, and destroys it (closing the
  * connection) as soon as it passes `limit`, so no more than `limit` bytes are ever held.
- * Rejects with the stream's error (a timeout, an abort, a reset).
+ * Every chunk is counted against the shared budget; while the budget says wait, the
+ * stream is paused. Rejects with the stream's error (a timeout, an abort, a reset) or
+ * the signal's reason.
  */
-export function readBody(body: Readable, limit: number): Promise<ReadBodyResult> {
+export function readBody(body: Readable, limit: number, budget: BudgetReader, signal: AbortSignal): Promise<ReadBodyResult> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > limit) {
-        cleanup();
-        chunks.length = 0;
-        body.on("error", ignore).destroy();
-        resolve({ ok: false, bytesRead: total });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total) });
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      body.on("error", ignore);
-      reject(error);
-    };
-    const cleanup = () => {
+    let waiting = false;
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
       body.off("data", onData);
       body.off("end", onEnd);
       body.off("error", onError);
+      body.on("error", ignore);
+      outcome();
     };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) {
+        chunks.length = 0;
+        return finish(() => {
+          body.destroy();
+          resolve({ ok: false, bytesRead: total });
+        });
+      }
+      chunks.push(chunk);
+      if (!budget.add(chunk.length) && !waiting) {
+        waiting = true;
+        body.pause();
+        budget.wait(signal).then(
+          () => {
+            waiting = false;
+            if (!settled) body.resume();
+          },
+          (error: unknown) => finish(() => {
+            body.destroy();
+            reject(error);
+          }),
+        );
+      }
+    };
+    const onEnd = () => finish(() => resolve({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total) }));
+    const onError = (error: Error) => finish(() => reject(error));
     body.on("data", onData);
     body.once("end", onEnd);
     body.once("error", onError);

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import type { ByteBudget, Release } from "./byte-budget.js";
+import type { ByteBudget } from "./byte-budget.js";
 import type { Deadline } from "./deadline.js";
 import { decodeBody } from "./decode-body.js";
 import { errorEnvelope, okEnvelope, type Envelope, type EnvelopeError } from "./envelope.js";
@@ -78,16 +78,10 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
     return fail(tooLarge(length, options.maxResponseBytes, request, statusCode));
   }
 
-  const reservation = length ?? options.maxResponseBytes;
-  let release: Release;
+  const limit = length ?? options.maxResponseBytes;
+  const reader = options.budget.open(limit);
   try {
-    release = await options.budget.reserve(reservation, deadline.signal);
-  } catch (error) {
-    abandon(body);
-    return transportFailure(error);
-  }
-  try {
-    const read = await readBody(body, reservation);
+    const read = await readBody(body, limit, reader, deadline.signal);
     if (!read.ok) return fail(tooLarge(read.bytesRead, options.maxResponseBytes, request, statusCode));
     const decoded = decodeBody(read.bytes, single(headers["content-type"]), operation.pick);
     if (!decoded.ok) return fail(failure("bad_response", `${context.service} answered ${statusCode}, but ${decoded.message}`, context, { http_status: statusCode }));
@@ -95,7 +89,7 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
   } catch (error) {
     return transportFailure(error);
   } finally {
-    release();
+    reader.close();
   }
 }
 

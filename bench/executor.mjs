@@ -1,0 +1,214 @@
+// The executor against a bare undici request() + JSON.parse of the same response from
+// the same loopback TLS server, at concurrency 1 and 32 (goal: at most 1.10x); pick
+// alone against JSON.parse alone on a 1 MB body (goal: at most 1.25x); and peak RSS
+// while 32 runs at once each receive a 50 MB body that is cut off (goal: under 200 MB).
+import { fork } from "node:child_process";
+import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { createExecutor } from "@eleven-integrations/executor";
+import { loadRegistry } from "@eleven-integrations/loader";
+import { manifestFiles } from "@eleven-integrations/manifests";
+import { Agent, buildConnector } from "undici";
+
+const HOST = "api.github.com";
+const MB = 1_000_000;
+const RATIO_GOAL = 1.1;
+const PICK_GOAL = 1.25;
+const RSS_GOAL_MB = 200;
+
+/** A GitHub-style repository object (about 3 KB, like the API's). */
+function repository(index) {
+  const owner = { login: `octocat${index % 7}`, id: 583231 + index, node_id: "MDQ6VXNlcjE=", avatar_url: `https://avatars.githubusercontent.com/u/${583231 + index}?v=4`, gravatar_id: "", url: `https://api.github.com/users/octocat${index % 7}`, html_url: `https://github.com/octocat${index % 7}`, followers_url: "https://api.github.com/users/octocat/followers", following_url: "https://api.github.com/users/octocat/following{/other_user}", gists_url: "https://api.github.com/users/octocat/gists{/gist_id}", starred_url: "https://api.github.com/users/octocat/starred{/owner}{/repo}", subscriptions_url: "https://api.github.com/users/octocat/subscriptions", organizations_url: "https://api.github.com/users/octocat/orgs", repos_url: "https://api.github.com/users/octocat/repos", events_url: "https://api.github.com/users/octocat/events{/privacy}", received_events_url: "https://api.github.com/users/octocat/received_events", type: "User", site_admin: false };
+  const name = `repository-${index}`;
+  const full = `${owner.login}/${name}`;
+  const api = `https://api.github.com/repos/${full}`;
+  const links = Object.fromEntries(
+    ["forks", "keys", "collaborators", "teams", "hooks", "issue_events", "events", "assignees", "branches", "tags", "blobs", "git_tags", "git_refs", "trees"].map((key) => [`${key}_url`, `${api}/${key}{/id}`]),
+  );
+  return {
+    id: 1296269 + index, node_id: "MDEwOlJlcG9zaXRvcnkxMjk2MjY5", name, full_name: full, private: index % 3 === 0, owner,
+    html_url: `https://github.com/${full}`, description: `Repository number ${index}, with a description of a realistic length for a project.`,
+    fork: false, url: api, ...links, created_at: "2011-01-26T19:01:12Z", updated_at: "2024-05-30T08:12:44Z", pushed_at: "2024-05-29T17:05:01Z",
+    git_url: `git://github.com/${full}.git`, ssh_url: `git@github.com:${full}.git`, clone_url: `https://github.com/${full}.git`, svn_url: `https://github.com/${full}`,
+    homepage: "https://github.com", size: 108 + index, stargazers_count: 80, watchers_count: 80, language: "TypeScript", has_issues: true, has_projects: true,
+    has_downloads: true, has_wiki: true, has_pages: false, has_discussions: false, forks_count: 9, mirror_url: null, archived: false, disabled: false,
+    open_issues_count: index % 11, license: { key: "mit", name: "MIT License", spdx_id: "MIT", url: "https://api.github.com/licenses/mit", node_id: "MDc6TGljZW5zZW1pdA==" },
+    allow_forking: true, is_template: false, web_commit_signoff_required: false, topics: ["api", "octocat", "atom", "electron"], visibility: "public",
+    forks: 9, open_issues: index % 11, watchers: 80, default_branch: "main", permissions: { admin: true, maintain: true, push: true, triage: true, pull: true },
+  };
+}
+
+export const repositories = (count) => Buffer.from(JSON.stringify(Array.from({ length: count }, (_, index) => repository(index))));
+
+async function certificates() {
+  const { generate } = await import("selfsigned");
+  const ca = await generate([{ name: "commonName", value: "Eleven bench CA" }], {
+    keyType: "ec", algorithm: "sha256",
+    extensions: [{ name: "basicConstraints", cA: true, critical: true }, { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }],
+  });
+  const leaf = await generate([{ name: "commonName", value: HOST }], {
+    keyType: "ec", algorithm: "sha256", ca: { key: ca.private, cert: ca.cert },
+    extensions: [{ name: "basicConstraints", cA: false }, { name: "extKeyUsage", serverAuth: true }, { name: "subjectAltName", altNames: [{ type: 2, value: HOST }] }],
+  });
+  return { ca: ca.cert, key: leaf.private, cert: leaf.cert };
+}
+
+/** Connects to the loopback port, still sending SNI for and verifying the certificate of the real host. */
+function loopbackDispatcher(ca, port) {
+  const connector = buildConnector({ ca, allowH2: false });
+  return new Agent({ allowH2: false, connect: (target, callback) => connector({ ...target, hostname: "127.0.0.1", port: String(port), servername: target.hostname }, callback) });
+}
+
+/** An endless body of spaces, made on demand, so the server holds almost nothing. */
+function hugeBody(total) {
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  let sent = 0;
+  return new Readable({
+    read() {
+      if (sent >= total) return void this.push(null);
+      sent += chunk.length;
+      this.push(chunk);
+    },
+  });
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Alternating batches of `ours` and `floor` (each batch `size` calls, run `concurrency`
+ * at a time), swapping which goes first each round; the ratio is the median of the
+ * per-round ratios, so load from other processes hits both alike.
+ */
+async function compare(ours, floor, { rounds, size, concurrency, warmup = 5 }) {
+  const batch = async (fn) => {
+    const start = performance.now();
+    for (let done = 0; done < size; done += concurrency) await Promise.all(Array.from({ length: concurrency }, fn));
+    return (performance.now() - start) / size;
+  };
+  for (let index = 0; index < warmup; index += 1) {
+    await batch(ours);
+    await batch(floor);
+  }
+  const oursTimes = [];
+  const floorTimes = [];
+  const ratios = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const [first, second] = round % 2 === 0 ? [ours, floor] : [floor, ours];
+    const a = await batch(first);
+    const b = await batch(second);
+    const [oursTime, floorTime] = round % 2 === 0 ? [a, b] : [b, a];
+    oursTimes.push(oursTime);
+    floorTimes.push(floorTime);
+    ratios.push(oursTime / floorTime);
+  }
+  return { ours: median(oursTimes), floor: median(floorTimes), ratio: median(ratios) };
+}
+
+const verdict = (ratio, goal) => `${ratio.toFixed(3)}x (goal <= ${goal.toFixed(2)}x) ${ratio <= goal ? "ok" : "OVER"}`;
+
+export async function run() {
+  // Imported here, so the child process measuring RSS loads only what the executor needs.
+  const { default: Fastify } = await import("fastify");
+  const { ca, key, cert } = await certificates();
+  const list = repositories(100);
+  let mode = "list";
+  const app = Fastify({ https: { key, cert }, logger: false, forceCloseConnections: true });
+  app.get("/*", (_request, reply) => {
+    reply.header("content-type", "application/json; charset=utf-8");
+    return mode === "list" ? reply.send(list) : reply.send(hugeBody(50 * MB));
+  });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const dispatcher = loopbackDispatcher(ca, app.server.address().port);
+  const registry = loadRegistry(manifestFiles);
+  const executor = createExecutor({ registry, dispatcher });
+  const operation = registry.operation("github", "repos.list");
+  const token = `ghp_${"x".repeat(36)}`;
+  const url = `https://${HOST}/user/repos?sort=updated&per_page=30`;
+  const headers = { authorization: `Bearer ${token}`, accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28", "user-agent": "bench" };
+
+  const ours = async () => {
+    const envelope = await executor.run({ integration: "github", op: "repos.list", args: { sort: "updated" }, credential: { token } });
+    if (envelope.status !== "ok") throw new Error(`executor run failed: ${JSON.stringify(envelope)}`);
+  };
+  const bare = async () => {
+    const { statusCode, body } = await dispatcher.request({ origin: `https://${HOST}`, path: url.slice(`https://${HOST}`.length), method: "GET", headers });
+    const parsed = JSON.parse(await body.text());
+    if (statusCode !== 200 || parsed.length !== 100) throw new Error("bare request failed");
+  };
+
+  try {
+    console.log(`response: 100 GitHub-style repositories, ${(list.length / 1024).toFixed(0)} KiB, github repos.list pick (${operation.operation.pick.fields.length} fields)`);
+    for (const concurrency of [1, 32]) {
+      const result = await compare(ours, bare, { rounds: concurrency === 1 ? 101 : 41, size: concurrency === 1 ? 4 : 64, concurrency });
+      console.log(`concurrency ${concurrency}: executor.run ${(result.ours * 1000).toFixed(0)} µs/run, bare request + JSON.parse ${(result.floor * 1000).toFixed(0)} µs/run`);
+      console.log(`concurrency ${concurrency} ratio: ${verdict(result.ratio, RATIO_GOAL)}`);
+    }
+
+    const big = repositories(Math.ceil((1 * MB) / (list.length / 100)));
+    const text = big.toString("utf8");
+    const parsed = JSON.parse(text);
+    const pickResult = await compare(
+      async () => void operation.pick(parsed),
+      async () => void JSON.parse(text),
+      { rounds: 41, size: 4, concurrency: 1 },
+    );
+    console.log(`pick on ${parsed.length} repositories (${(big.length / MB).toFixed(2)} MB): ${(pickResult.ours * 1000).toFixed(0)} µs, JSON.parse ${(pickResult.floor * 1000).toFixed(0)} µs`);
+    console.log(`pick ratio: ${verdict(pickResult.ratio, PICK_GOAL)}`);
+
+    mode = "huge";
+    const rss = await measureInChild(ca, app.server.address().port);
+    console.log(`32 runs at once, each sent 50 MB: ${rss.codes} in ${rss.ms} ms (limits: ${rss.maxResponseMiB} MiB per response, ${rss.maxBufferedMiB} MiB buffered in all)`);
+    console.log(`peak RSS of the process running them: ${rss.peakMB} MB (${rss.baselineMB} MB before) (goal < ${RSS_GOAL_MB} MB) ${rss.peakMB < RSS_GOAL_MB ? "ok" : "OVER"}`);
+  } finally {
+    await executor.close();
+    await dispatcher.close();
+    await app.close();
+  }
+}
+
+/**
+ * Runs the 32 cut-off runs in a child process, so its RSS is the executor's alone: the
+ * server stays in this process, and no earlier benchmark has grown the child's heap.
+ */
+function measureInChild(ca, port) {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), ["--rss-child"], {
+      execArgv: ["--expose-gc"],
+      env: { ...process.env, BENCH_CA: ca, BENCH_PORT: String(port) },
+    });
+    child.once("message", resolve);
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`the RSS child exited with ${code}`))));
+  });
+}
+
+async function rssChild() {
+  const dispatcher = loopbackDispatcher(process.env.BENCH_CA, Number(process.env.BENCH_PORT));
+  const limits = process.env.BENCH_BUFFERED ? { maxBufferedBytes: Number(process.env.BENCH_BUFFERED) * 2 ** 20 } : {};
+  const executor = createExecutor({ registry: loadRegistry(manifestFiles), dispatcher, limits });
+  const token = `ghp_${"x".repeat(36)}`;
+  globalThis.gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 2);
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const envelopes = await Promise.all(Array.from({ length: 32 }, () => executor.run({ integration: "github", op: "repos.list", credential: { token } })));
+  const ms = Math.round(performance.now() - started);
+  const used = process.cpuUsage(cpu);
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  await dispatcher.close();
+  process.send({
+    codes: [...new Set(envelopes.map((envelope) => envelope.error?.code ?? envelope.status))].join(", "),
+    ms,
+    cpuMs: Math.round((used.user + used.system) / 1000),
+    baselineMB: Math.round(baseline / MB),
+    peakMB: Math.round(peak / MB),
+    maxResponseMiB: executor.limits.maxResponseBytes / 2 ** 20,
+    maxBufferedMiB: executor.limits.maxBufferedBytes / 2 ** 20,
+  });
+}
+
+if (process.argv.includes("--rss-child")) await rssChild();
+else if (import.meta.url === `file://${process.argv[1]}`) await run();
