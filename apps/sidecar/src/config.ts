@@ -20,6 +20,11 @@ export interface SidecarConfig {
   /** Path of the audit log: created 0600 when missing, one JSON line appended per `/v1/run`. */
   auditFile: string;
   /**
+   * Where consumed confirmations are journaled (0600), so one used just before a
+   * restart stays used after it. Without it they are remembered in memory only.
+   */
+  replayFile?: string;
+  /**
    * Where outbound requests go. Leave it out in production: the sidecar then uses the
    * executor's hardened dispatcher (public addresses only). Tests point it at loopback stand-ins.
    */

@@ -68,6 +68,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     trustedMembers: trustedMembers ?? [],
     callerToken: token,
     auditFile: files.auditFile,
+    replayFile: files.replayFile,
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),

@@ -12,6 +12,8 @@ export interface SidecarFiles {
   trustedMembersFile: string;
   /** One JSON line per run, mode 0600. */
   auditFile: string;
+  /** Confirmations consumed and not yet expired, mode 0600. */
+  replayFile: string;
 }
 
 /** `~/.eleven-sidecar`, where a sidecar keeps its files unless told otherwise. */
@@ -27,5 +29,6 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     callerTokenFile: join(dir, "caller-token"),
     trustedMembersFile: join(dir, "trusted-members.json"),
     auditFile: join(dir, "audit.log"),
+    replayFile: join(dir, "replay.log"),
   };
 }

@@ -1,6 +1,7 @@
 import { chmod, readFile, stat, writeFile } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { join } from "node:path";
+import { openGrant, signConfirmation, type KeyPair } from "@eleven-integrations/grants";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSidecar, type RunningSidecar } from "./server-start.js";
 import { grantFor, member, MEMBER_TOKEN, temporaryDirectory } from "./__fixtures__/grant-kit.js";
@@ -122,6 +123,36 @@ describe("startSidecar", () => {
       expect((await readFile(again.callerTokenFile, "utf8")).trim()).toBe(token);
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe("confirmations across a restart", () => {
+  it("refuses, after a restart, a confirmation consumed before it", async () => {
+    const home = await homeTrustingMember();
+    const args = { owner: "octocat", repo: "hello-world", title: "Only once" };
+    const first = await start(home);
+    const botKeys = JSON.parse(await readFile(first.sidecar.botKeyFile, "utf8")) as KeyPair;
+    const grant = grantFor({ access: "write", botPublicKey: first.sidecar.publicKey });
+    const payload = openGrant(grant, { bot: { publicKey: botKeys.publicKey, secretKey: botKeys.secretKey }, trustedMembers: [member.publicKey] });
+    const line = "Open issue “Only once” in octocat/hello-world";
+    const confirmation = signConfirmation({ member, grant: payload, op: "issues.create", args, line });
+    const body = { grant, op: "issues.create", args, confirmation };
+    const writes = () => provider.requests.filter((request) => request.method === "POST").length;
+    const before = writes();
+
+    const ran = await httpCall({ port: first.sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${first.token}` }, body });
+    expect(ran.json()).toMatchObject({ status: "ok", http_status: 201 });
+    await first.sidecar.close();
+    expect((await stat(first.sidecar.replayFile)).mode & 0o777).toBe(0o600);
+
+    const second = await start(home);
+    try {
+      const replayed = await httpCall({ port: second.sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${second.token}` }, body });
+      expect(replayed.json()).toMatchObject({ status: "error", error: { code: "confirmation_invalid" } });
+      expect(writes()).toBe(before + 1);
+    } finally {
+      await second.sidecar.close();
     }
   });
 });
