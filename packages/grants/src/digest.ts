@@ -1,12 +1,16 @@
 import { canonicalJson } from "@eleven-integrations/schema";
 import { toBase64Url } from "./base64url.js";
 import { lib } from "./sodium.js";
-
-const encoder = new TextEncoder();
+import { utf8 } from "./text-bytes.js";
 
 /** BLAKE2b-256 of the UTF-8 of `text`, as unpadded base64url. */
 export function blake2b256Base64Url(text: string): string {
-  return toBase64Url(lib().crypto_generichash(32, encoder.encode(text), null));
+  return toBase64Url(blake2b256(text));
+}
+
+/** BLAKE2b-256 of the UTF-8 of `text`. */
+export function blake2b256(text: string): Uint8Array {
+  return lib().crypto_generichash(32, utf8(text), null);
 }
 
 /**
@@ -15,5 +19,45 @@ export function blake2b256Base64Url(text: string): string {
  * added, removed or changed arg changes it.
  */
 export function argsDigest(args: Record<string, string>): string {
-  return blake2b256Base64Url(canonicalJson(args));
+  return toBase64Url(argsDigestBytes(args));
+}
+
+/** `argsDigest` as raw bytes. */
+export function argsDigestBytes(args: Record<string, string>): Uint8Array {
+  return blake2b256(flatArgsJson(args) ?? canonicalJson(args));
+}
+
+/**
+ * RFC 8785 JSON of a plain record of strings, or undefined for anything else
+ * (left to the general `canonicalJson`). For such a record the two agree: keys
+ * sorted by UTF-16 code units, strings escaped as `JSON.stringify` does.
+ */
+function flatArgsJson(args: Record<string, string>): string | undefined {
+  if (typeof args !== "object" || args === null) return undefined;
+  const prototype: unknown = Object.getPrototypeOf(args);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  const keys = Object.keys(args);
+  let sorted = true;
+  for (let index = 0; index < keys.length; index++) {
+    if (typeof args[keys[index] as string] !== "string") return undefined;
+    if (index > 0 && !((keys[index - 1] as string) < (keys[index] as string))) sorted = false;
+  }
+  // Already in code-unit order (as a client that canonicalises sends them): JSON.stringify writes exactly that.
+  if (sorted) return JSON.stringify(args);
+  keys.sort();
+  let json = "{";
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    json += `${index === 0 ? "" : ","}${quote(key)}:${quote(args[key] as string)}`;
+  }
+  return `${json}}`;
+}
+
+/** `JSON.stringify(text)`, skipped when nothing in `text` needs escaping. */
+function quote(text: string): string {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
 }

@@ -93,3 +93,19 @@ function checkOps(ops: unknown): string[] {
   }
   return [...seen];
 }
+
+/**
+ * The RFC 8785 canonical JSON of a checked grant, written field by field (keys
+ * in code-unit order): what `canonicalJson` gives for it, at a fraction of the
+ * cost. Every field but the token was checked to hold only characters JSON
+ * writes as they are, so only the token goes through `JSON.stringify`.
+ */
+export function grantJson(grant: Grant): string {
+  let json =
+    `{"access":"${grant.access}","aud":"${grant.aud}",` +
+    `"cred":{"kind":"${grant.cred.kind}","token":${JSON.stringify(grant.cred.token)}},"exp":${grant.exp},` +
+    `"gid":"${grant.gid}","iat":${grant.iat},"integration":"${grant.integration}",` +
+    `"iss":"${grant.iss}","manifest_hash":"${grant.manifest_hash}"`;
+  if (grant.ops !== undefined) json += `,"ops":["${grant.ops.join('","')}"]`;
+  return `${json},"typ":"grant","v":1}`;
+}

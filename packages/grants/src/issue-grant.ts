@@ -1,16 +1,14 @@
-import { canonicalJson } from "@eleven-integrations/schema";
 import { decodeKey, toBase64Url } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
-import { checkGrantPayload, isUnixSeconds, type Grant } from "./grant-payload.js";
+import { checkGrantPayload, grantJson, isUnixSeconds, type Grant } from "./grant-payload.js";
 import { memberSigningKey, type KeyPair } from "./keys.js";
 import { MAX_GRANT_LENGTH, MAX_GRANT_TTL_SECONDS, unixNow } from "./limits.js";
 import { concatBytes, GRANT_CONTEXT, signedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
+import { utf8 } from "./text-bytes.js";
 
 /** Prefix of every grant token. */
 export const GRANT_PREFIX = "eg1.";
-
-const encoder = new TextEncoder();
 
 export interface IssueGrantInput {
   /** The member's Ed25519 signing keys; the grant is signed with the secret half. */
@@ -34,7 +32,7 @@ export interface IssueGrantInput {
 
 /** The signature and canonical payload bytes of a grant, before sealing. */
 export function signGrantPayload(grant: Grant, memberSecretKey: Uint8Array): { signature: Uint8Array; payload: Uint8Array } {
-  const payload = encoder.encode(canonicalJson(grant));
+  const payload = utf8(grantJson(grant));
   const audience = decodeKey(grant.aud, 32, "bot public key");
   const signature = lib().crypto_sign_detached(signedMessage([GRANT_CONTEXT, audience, payload]), memberSecretKey);
   return { signature, payload };

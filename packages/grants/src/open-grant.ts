@@ -1,13 +1,13 @@
-import { decodeKey, fromBase64Url } from "./base64url.js";
+import { decodeKey, transientFromBase64Url } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
-import { checkGrantPayload, isUnixSeconds, type Grant } from "./grant-payload.js";
+import { checkGrantPayload, grantJson, isUnixSeconds, type Grant } from "./grant-payload.js";
 import { GRANT_PREFIX } from "./issue-grant.js";
 import type { KeyPair } from "./keys.js";
 import { CLOCK_SKEW_SECONDS, MAX_GRANT_LENGTH, MAX_GRANT_TTL_SECONDS, unixNow } from "./limits.js";
 import { openBox } from "./seal.js";
-import { GRANT_CONTEXT, signedMessage } from "./signed-message.js";
+import { GRANT_CONTEXT, transientSignedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
-import { parseCanonicalObject } from "./strict-json.js";
+import { parseJsonObject, requireCanonical } from "./strict-json.js";
 
 const SEAL_OVERHEAD = 48;
 const SIGNATURE_BYTES = 64;
@@ -38,7 +38,8 @@ export function openGrant(sealed: string, options: OpenGrantOptions): Grant {
   if (!sealed.startsWith(GRANT_PREFIX)) throw new GrantError("malformed", `a grant starts with ${GRANT_PREFIX}`);
   const now = options.now ?? unixNow();
   if (!isUnixSeconds(now)) throw new GrantError("malformed", "now must be Unix seconds");
-  const box = fromBase64Url(sealed.slice(GRANT_PREFIX.length));
+  // The sealed box is not secret; it is decoded into a reused buffer and copied by libsodium.
+  const box = transientFromBase64Url(sealed, GRANT_PREFIX.length);
   if (box.length <= SEAL_OVERHEAD + SIGNATURE_BYTES) throw new GrantError("malformed", "grant is too short");
   const botPublicKey = decodeKey(options.bot.publicKey, 32, "bot public key");
   const botSecretKey = decodeKey(options.bot.secretKey, 32, "bot secret key");
@@ -46,7 +47,9 @@ export function openGrant(sealed: string, options: OpenGrantOptions): Grant {
   const opened = openBox(box, botPublicKey, botSecretKey);
   const signature = opened.subarray(0, SIGNATURE_BYTES);
   const payload = opened.subarray(SIGNATURE_BYTES);
-  const grant = checkGrantPayload(parseCanonicalObject(payload, "grant payload"));
+  const { object, text } = parseJsonObject(payload, "grant payload");
+  const grant = checkGrantPayload(object);
+  requireCanonical(text, grantJson(grant), "grant payload");
 
   if (!options.trustedMembers.includes(grant.iss)) {
     throw new GrantError("untrusted_member", "the grant was issued by a member this bot does not trust");
@@ -54,9 +57,15 @@ export function openGrant(sealed: string, options: OpenGrantOptions): Grant {
   const sodium = lib();
   const memberKey = decodeKey(grant.iss, 32, "member public key");
   const audience = decodeKey(grant.aud, 32, "bot public key");
-  if (!sodium.crypto_sign_verify_detached(signature, signedMessage([GRANT_CONTEXT, audience, payload]), memberKey)) {
-    throw new GrantError("bad_signature", "the grant's signature does not verify");
+  const message = transientSignedMessage([GRANT_CONTEXT, audience, payload]);
+  let verified: boolean;
+  try {
+    verified = sodium.crypto_sign_verify_detached(signature, message, memberKey);
+  } finally {
+    // The payload holds the member's credential: leave no copy in the reused buffer.
+    message.fill(0);
   }
+  if (!verified) throw new GrantError("bad_signature", "the grant's signature does not verify");
   if (grant.aud !== options.bot.publicKey) {
     throw new GrantError("not_for_this_bot", "the grant was issued to another bot");
   }

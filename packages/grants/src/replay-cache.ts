@@ -9,9 +9,11 @@ export const DEFAULT_REPLAY_ENTRIES = 100_000;
  */
 export class ReplayCache {
   readonly maxEntries: number;
-  private readonly entries = new Map<string, number>();
-  // Min-heap of [exp, key] so expired keys are dropped in order, O(log n) each.
-  private readonly heap: [number, string][] = [];
+  private readonly entries = new Set<string>();
+  // A binary min-heap on expiry, kept as two parallel arrays so expired keys are
+  // dropped in order at O(log n) each, with no allocation per entry.
+  private readonly expiries: number[] = [];
+  private readonly keys: string[] = [];
 
   constructor(options: { maxEntries?: number } = {}) {
     const maxEntries = options.maxEntries ?? DEFAULT_REPLAY_ENTRIES;
@@ -31,52 +33,55 @@ export class ReplayCache {
   consume(key: string, exp: number, now: number): boolean {
     this.purge(now);
     if (this.entries.has(key) || this.entries.size >= this.maxEntries) return false;
-    this.entries.set(key, exp);
-    this.push([exp, key]);
+    this.entries.add(key);
+    this.push(exp, key);
     return true;
   }
 
   private purge(now: number): void {
-    const heap = this.heap;
-    while (heap.length > 0 && (heap[0] as [number, string])[0] <= now) {
-      const [, key] = this.pop();
-      this.entries.delete(key);
-    }
+    const { expiries } = this;
+    while (expiries.length > 0 && (expiries[0] as number) <= now) this.entries.delete(this.pop());
   }
 
-  private push(entry: [number, string]): void {
-    const heap = this.heap;
-    heap.push(entry);
-    let index = heap.length - 1;
+  private push(exp: number, key: string): void {
+    const { expiries, keys } = this;
+    let index = expiries.length;
+    expiries.push(exp);
+    keys.push(key);
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      const above = heap[parent] as [number, string];
-      if (above[0] <= entry[0]) break;
-      heap[index] = above;
+      const parentExp = expiries[parent] as number;
+      if (parentExp <= exp) break;
+      expiries[index] = parentExp;
+      keys[index] = keys[parent] as string;
       index = parent;
     }
-    heap[index] = entry;
+    expiries[index] = exp;
+    keys[index] = key;
   }
 
-  private pop(): [number, string] {
-    const heap = this.heap;
-    const top = heap[0] as [number, string];
-    const last = heap.pop() as [number, string];
-    if (heap.length === 0) return top;
+  /** Removes the entry that expires first and returns its key. */
+  private pop(): string {
+    const { expiries, keys } = this;
+    const top = keys[0] as string;
+    const lastExp = expiries.pop() as number;
+    const lastKey = keys.pop() as string;
+    const length = expiries.length;
+    if (length === 0) return top;
     let index = 0;
     for (;;) {
       const left = 2 * index + 1;
-      if (left >= heap.length) break;
+      if (left >= length) break;
       const right = left + 1;
-      const leftEntry = heap[left] as [number, string];
-      const rightEntry = heap[right];
-      const child = rightEntry !== undefined && rightEntry[0] < leftEntry[0] ? right : left;
-      const childEntry = heap[child] as [number, string];
-      if (childEntry[0] >= last[0]) break;
-      heap[index] = childEntry;
+      const child = right < length && (expiries[right] as number) < (expiries[left] as number) ? right : left;
+      const childExp = expiries[child] as number;
+      if (childExp >= lastExp) break;
+      expiries[index] = childExp;
+      keys[index] = keys[child] as string;
       index = child;
     }
-    heap[index] = last;
+    expiries[index] = lastExp;
+    keys[index] = lastKey;
     return top;
   }
 }

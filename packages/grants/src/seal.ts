@@ -2,13 +2,13 @@ import { decodeKey, fromBase64Url, toBase64Url } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
 import type { KeyPair } from "./keys.js";
 import { lib } from "./sodium.js";
+import { utf8 } from "./text-bytes.js";
 
-const encoder = new TextEncoder();
 const SEAL_OVERHEAD = 48;
 
 /** Text as UTF-8, bytes as they are. */
 export function toBytes(plaintext: Uint8Array | string): Uint8Array {
-  return typeof plaintext === "string" ? encoder.encode(plaintext) : plaintext;
+  return typeof plaintext === "string" ? utf8(plaintext) : plaintext;
 }
 
 /**

@@ -1,6 +1,5 @@
-import { canonicalJson } from "@eleven-integrations/schema";
 import { toBase64Url } from "./base64url.js";
-import { checkConfirmationPayload, CONFIRMATION_PREFIX, type ConfirmationPayload } from "./confirmation-payload.js";
+import { checkConfirmationPayload, CONFIRMATION_PREFIX, confirmationJson, type ConfirmationPayload } from "./confirmation-payload.js";
 import { argsDigest, blake2b256Base64Url } from "./digest.js";
 import { GrantError } from "./grant-error.js";
 import { isUnixSeconds, type Grant } from "./grant-payload.js";
@@ -8,8 +7,7 @@ import { memberSigningKey, type KeyPair } from "./keys.js";
 import { MAX_CONFIRMATION_TTL_SECONDS, unixNow } from "./limits.js";
 import { CONFIRM_CONTEXT, concatBytes, signedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
-
-const encoder = new TextEncoder();
+import { utf8 } from "./text-bytes.js";
 
 export interface SignConfirmationInput {
   /** The member who issued `grant`; no one else's confirmation verifies. */
@@ -29,7 +27,7 @@ export interface SignConfirmationInput {
 
 /** Canonical bytes and signature of a confirmation payload, and the token they make. */
 export function encodeConfirmation(payload: ConfirmationPayload, memberSecretKey: Uint8Array): string {
-  const bytes = encoder.encode(canonicalJson(payload));
+  const bytes = utf8(confirmationJson(payload));
   const signature = lib().crypto_sign_detached(signedMessage([CONFIRM_CONTEXT, bytes]), memberSecretKey);
   return CONFIRMATION_PREFIX + toBase64Url(concatBytes(signature, bytes));
 }

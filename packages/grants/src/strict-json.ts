@@ -1,25 +1,29 @@
-import { canonicalJson } from "@eleven-integrations/schema";
 import { GrantError } from "./grant-error.js";
+import { asciiText } from "./text-bytes.js";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Parses signed bytes as one JSON object written in RFC 8785 canonical form,
- * so a payload has exactly one spelling (no duplicate keys, no whitespace, no
- * alternative escapes or number forms). Throws `malformed`.
+ * Parses signed bytes as one JSON object. The caller then compares `text` with
+ * the canonical serialisation of what it accepted, so a payload has exactly one
+ * spelling (no duplicate keys, whitespace, or alternative escapes). Throws `malformed`.
  */
-export function parseCanonicalObject(bytes: Uint8Array, what: string): Record<string, unknown> {
+export function parseJsonObject(bytes: Uint8Array, what: string): { object: Record<string, unknown>; text: string } {
   let value: unknown;
   let text: string;
   try {
-    text = decoder.decode(bytes);
+    text = asciiText(bytes) ?? decoder.decode(bytes);
     value = JSON.parse(text);
   } catch {
     throw new GrantError("malformed", `${what} is not UTF-8 JSON`);
   }
   if (!isPlainObject(value)) throw new GrantError("malformed", `${what} is not a JSON object`);
-  if (canonicalJson(value) !== text) throw new GrantError("malformed", `${what} is not RFC 8785 canonical JSON`);
-  return value;
+  return { object: value, text };
+}
+
+/** Refuses a payload whose bytes are not the canonical serialisation of what was read from them. */
+export function requireCanonical(text: string, canonical: string, what: string): void {
+  if (text !== canonical) throw new GrantError("malformed", `${what} is not RFC 8785 canonical JSON`);
 }
 
 /** A JSON object (not null, not an array). */
@@ -34,7 +38,7 @@ export function checkKeys(
   optional: readonly string[],
   what: string,
 ): void {
-  for (const key of Object.keys(object)) {
+  for (const key in object) {
     if (!required.includes(key) && !optional.includes(key)) {
       throw new GrantError("malformed", `${what} has an unknown key`);
     }

@@ -1,12 +1,12 @@
-import { decodeKey, fromBase64Url } from "./base64url.js";
-import { checkConfirmationPayload, CONFIRMATION_PREFIX } from "./confirmation-payload.js";
-import { argsDigest, blake2b256Base64Url } from "./digest.js";
+import { decodeKey, fromBase64Url, transientFromBase64Url } from "./base64url.js";
+import { CONFIRMATION_PREFIX, readConfirmationPayload } from "./confirmation-payload.js";
+import { argsDigestBytes, blake2b256 } from "./digest.js";
 import { GrantError } from "./grant-error.js";
 import { isUnixSeconds, type Grant } from "./grant-payload.js";
 import { CLOCK_SKEW_SECONDS, MAX_CONFIRMATION_LENGTH, MAX_CONFIRMATION_TTL_SECONDS, unixNow } from "./limits.js";
-import { CONFIRM_CONTEXT, signedMessage } from "./signed-message.js";
+import { CONFIRM_CONTEXT, transientSignedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
-import { parseCanonicalObject } from "./strict-json.js";
+import { equalBytes } from "./text-bytes.js";
 
 const SIGNATURE_BYTES = 64;
 
@@ -51,20 +51,23 @@ function checkConfirmation(token: string, options: VerifyConfirmationBase, now: 
   if (!token.startsWith(CONFIRMATION_PREFIX)) {
     throw new GrantError("malformed", `a confirmation starts with ${CONFIRMATION_PREFIX}`);
   }
-  const bytes = fromBase64Url(token.slice(CONFIRMATION_PREFIX.length));
+  // Nothing in a confirmation is secret, so it is decoded and checked in reused buffers.
+  const bytes = transientFromBase64Url(token, CONFIRMATION_PREFIX.length);
   if (bytes.length <= SIGNATURE_BYTES) throw new GrantError("malformed", "confirmation is too short");
   const signature = bytes.subarray(0, SIGNATURE_BYTES);
   const payloadBytes = bytes.subarray(SIGNATURE_BYTES);
   const memberKey = decodeKey(options.grant.iss, 32, "grant issuer");
-  if (!lib().crypto_sign_verify_detached(signature, signedMessage([CONFIRM_CONTEXT, payloadBytes]), memberKey)) {
+  if (!lib().crypto_sign_verify_detached(signature, transientSignedMessage([CONFIRM_CONTEXT, payloadBytes]), memberKey)) {
     throw new GrantError("bad_signature", "the confirmation was not signed by the grant's member");
   }
-  const payload = checkConfirmationPayload(parseCanonicalObject(payloadBytes, "confirmation payload"));
+  const payload = readConfirmationPayload(payloadBytes);
 
   if (payload.gid !== options.grant.gid) throw new GrantError("mismatch", "the confirmation is for another grant");
   if (payload.op !== options.op) throw new GrantError("mismatch", "the confirmation is for another op");
-  if (payload.args_digest !== argsDigest(options.args)) throw new GrantError("mismatch", "the confirmation is for other args");
-  if (payload.line_digest !== blake2b256Base64Url(options.line)) {
+  if (!equalBytes(fromBase64Url(payload.args_digest), argsDigestBytes(options.args))) {
+    throw new GrantError("mismatch", "the confirmation is for other args");
+  }
+  if (!equalBytes(fromBase64Url(payload.line_digest), blake2b256(options.line))) {
     throw new GrantError("mismatch", "the confirmation is for another confirm line");
   }
   if (payload.exp > now + MAX_CONFIRMATION_TTL_SECONDS + CLOCK_SKEW_SECONDS) {

@@ -1,0 +1,43 @@
+// Plain loops for the ASCII that every payload, key and digest input here
+// almost always is: TextEncoder and TextDecoder cross into C++ on each call,
+// which cost more than the checks around them (see bench/grants.mjs).
+const encoder = new TextEncoder();
+const CHUNK = 4096;
+
+/** The UTF-8 bytes of `text` (lone surrogates become U+FFFD, as with TextEncoder). */
+export function utf8(text: string): Uint8Array {
+  const length = text.length;
+  const bytes = new Uint8Array(length);
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code > 0x7f) return encoder.encode(text);
+    bytes[index] = code;
+  }
+  return bytes;
+}
+
+/** `bytes` as text when every byte is ASCII, else undefined. */
+export function asciiText(bytes: Uint8Array): string | undefined {
+  for (let index = 0; index < bytes.length; index++) {
+    if ((bytes[index] as number) > 0x7f) return undefined;
+  }
+  return charCodesToString(bytes);
+}
+
+/** A string of the given char codes (each 0 to 255). */
+export function charCodesToString(codes: Uint8Array): string {
+  if (codes.length <= CHUNK) return String.fromCharCode.apply(null, codes as unknown as number[]);
+  let text = "";
+  for (let start = 0; start < codes.length; start += CHUNK) {
+    text += String.fromCharCode.apply(null, codes.subarray(start, start + CHUNK) as unknown as number[]);
+  }
+  return text;
+}
+
+/** True when `a` and `b` hold the same bytes. */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index++) difference |= (a[index] as number) ^ (b[index] as number);
+  return difference === 0;
+}
