@@ -12,8 +12,12 @@ import { utf8 } from "./text-bytes.js";
 export interface SignConfirmationInput {
   /** The member who issued `grant`; no one else's confirmation verifies. */
   member: KeyPair;
-  /** The grant the op runs under. */
-  grant: Grant;
+  /**
+   * The grant the op runs under: only its `gid` and issuer are used, so a member's
+   * device, which cannot open the grant it sealed to the bot, passes
+   * `{ gid, iss: member.publicKey }` with the `gid` the bot reported.
+   */
+  grant: Pick<Grant, "gid" | "iss">;
   op: string;
   /** Exactly the args that will run; any change refuses the confirmation. */
   args: Record<string, string>;
