@@ -1,8 +1,15 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { confirm } from "./commands/confirm.js";
+import { grant } from "./commands/grant.js";
+import { keys } from "./commands/keys.js";
 import { list } from "./commands/list.js";
+import { run } from "./commands/run.js";
 import { show } from "./commands/show.js";
 import { validate } from "./commands/validate.js";
 import { processIo, UsageError, type CommandIo } from "./io.js";
-import { oneFlag, parseArgs } from "./parse-args.js";
+import { opArgs } from "./op-args.js";
+import { oneFlag, parseArgs, type ParsedArgs } from "./parse-args.js";
 
 export const USAGE = `usage: integrations <command>
 
@@ -10,7 +17,22 @@ export const USAGE = `usage: integrations <command>
   list [--dir d]            list the integrations
   show <id> [--dir d] [--json]
                             show one integration's auth and ops
+  keys member|bot --out <file>
+                            a new key pair in a 0600 file; prints the public key
+  grant --member <file> --bot <public key> --integration <id> --access read|write
+        [--op <id>]... [--kind pat|oauth] [--ttl 3600] [--token-env INTEGRATION_TOKEN]
+                            sign and seal a grant for one bot; the token is read from
+                            the environment variable, never from an argument
+  confirm --member <file> --gid <gid> <integration> <op> [--arg k=v]... [--expect-digest d]
+                            show the op's confirm line for these args and sign the tap
+  run <integration> <op> --grant <eg1...|@file> [--arg k=v]... [--confirmation <ec1...>]
+      [--sidecar http://127.0.0.1:8787] [--caller-token-file <file>]
+                            ask a sidecar to run the op; prints the envelope
 `;
+
+function noPositionals(args: ParsedArgs, command: string): void {
+  if (args.positionals.length > 0) throw new UsageError(`${command} takes no positional arguments, got "${args.positionals[0]}"`);
+}
 
 /** Runs one command line; resolves to the exit code (0 ok, 1 failed, 2 usage). */
 export async function main(argv: readonly string[], io: CommandIo = processIo): Promise<number> {
@@ -31,6 +53,64 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
         const args = parseArgs(rest, { values: ["dir"], booleans: ["json"] });
         if (args.positionals.length > 1) throw new UsageError("show takes one integration id");
         return await show(args.positionals[0], oneFlag(args, "dir"), args.flags.has("json"), io);
+      }
+      case "keys": {
+        const args = parseArgs(rest, { values: ["out"] });
+        if (args.positionals.length !== 1) throw new UsageError("keys takes one kind: member or bot");
+        return await keys(args.positionals[0], oneFlag(args, "out"), io);
+      }
+      case "grant": {
+        const args = parseArgs(rest, { values: ["member", "bot", "integration", "access", "op", "kind", "ttl", "token-env", "dir"] });
+        noPositionals(args, "grant");
+        return await grant(
+          {
+            memberFile: oneFlag(args, "member", { required: true }),
+            botPublicKey: oneFlag(args, "bot", { required: true }),
+            integration: oneFlag(args, "integration", { required: true }),
+            access: oneFlag(args, "access", { required: true }),
+            ops: args.flags.get("op") ?? [],
+            kind: oneFlag(args, "kind") ?? "pat",
+            ttlSeconds: oneFlag(args, "ttl") ?? "3600",
+            tokenEnv: oneFlag(args, "token-env") ?? "INTEGRATION_TOKEN",
+            dir: oneFlag(args, "dir"),
+          },
+          io,
+        );
+      }
+      case "confirm": {
+        const args = parseArgs(rest, { values: ["member", "gid", "arg", "expect-digest", "dir"] });
+        const [integration, op, ...extra] = args.positionals;
+        if (integration === undefined || op === undefined || extra.length > 0) throw new UsageError("confirm takes <integration> <op>");
+        return await confirm(
+          {
+            memberFile: oneFlag(args, "member", { required: true }),
+            gid: oneFlag(args, "gid", { required: true }),
+            integration,
+            op,
+            args: opArgs(args.flags.get("arg") ?? []),
+            expectDigest: oneFlag(args, "expect-digest"),
+            dir: oneFlag(args, "dir"),
+          },
+          io,
+        );
+      }
+      case "run": {
+        const args = parseArgs(rest, { values: ["grant", "arg", "confirmation", "sidecar", "caller-token-file"] });
+        const [integration, op, ...extra] = args.positionals;
+        if (integration === undefined || op === undefined || extra.length > 0) throw new UsageError("run takes <integration> <op>");
+        const home = io.env.SIDECAR_HOME ?? join(homedir(), ".eleven-sidecar");
+        return await run(
+          {
+            integration,
+            op,
+            args: opArgs(args.flags.get("arg") ?? []),
+            grant: oneFlag(args, "grant", { required: true }),
+            confirmation: oneFlag(args, "confirmation"),
+            sidecar: oneFlag(args, "sidecar") ?? io.env.ELEVEN_SIDECAR_URL ?? "http://127.0.0.1:8787",
+            callerTokenFile: oneFlag(args, "caller-token-file") ?? join(home, "caller-token"),
+          },
+          io,
+        );
       }
       case undefined:
       case "help":

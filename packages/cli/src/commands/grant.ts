@@ -1,0 +1,60 @@
+import { GrantError, issueGrant, ready } from "@eleven-integrations/grants";
+import { UsageError, type CommandIo } from "../io.js";
+import { readKeyFile } from "../key-file.js";
+import { resolveRegistry } from "../resolve-registry.js";
+
+export interface GrantCommand {
+  memberFile: string;
+  botPublicKey: string;
+  integration: string;
+  access: string;
+  ops: string[];
+  tokenEnv: string;
+  kind: string;
+  ttlSeconds: string;
+  dir: string | undefined;
+}
+
+/**
+ * `integrations grant`: the member signs a grant for one bot and seals it to the
+ * bot's key. The token comes from an environment variable, never an argument, so
+ * it stays out of shell history and process listings.
+ */
+export async function grant(command: GrantCommand, io: CommandIo): Promise<number> {
+  if (command.access !== "read" && command.access !== "write") throw new UsageError('--access must be "read" or "write"');
+  if (command.kind !== "pat" && command.kind !== "oauth") throw new UsageError('--kind must be "pat" or "oauth"');
+  const ttlSeconds = Number(command.ttlSeconds);
+  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1) throw new UsageError("--ttl must be a whole number of seconds");
+  const token = io.env[command.tokenEnv];
+  if (token === undefined || token === "") throw new UsageError(`set the token in the environment variable ${command.tokenEnv}`);
+
+  const registry = await resolveRegistry(command.dir, io.cwd);
+  const manifest = registry.get(command.integration);
+  const manifestHash = registry.manifestHash(command.integration);
+  if (manifest === undefined || manifestHash === undefined) throw new UsageError(`unknown integration "${command.integration}"`);
+  for (const op of command.ops) {
+    const found = manifest.ops.find((candidate) => candidate.id === op);
+    if (found === undefined) throw new UsageError(`${command.integration} has no op "${op}"`);
+    if (command.access === "read" && found.access === "write") throw new UsageError(`"${op}" is a write; a read grant can never run it`);
+  }
+  await ready();
+  const member = await readKeyFile(command.memberFile, "member");
+  try {
+    const sealed = issueGrant({
+      member,
+      botPublicKey: command.botPublicKey,
+      integration: command.integration,
+      manifestHash,
+      access: command.access,
+      ...(command.ops.length > 0 ? { ops: command.ops } : {}),
+      credential: { kind: command.kind, token },
+      ttlSeconds,
+    });
+    io.stdout(`${sealed}\n`);
+    io.stderr(`${command.access} grant for ${command.integration}${command.ops.length > 0 ? ` (${command.ops.join(", ")})` : ""}, valid ${ttlSeconds} s\n`);
+    return 0;
+  } catch (error) {
+    if (GrantError.isInstance(error)) throw new UsageError(`${error.code}: ${error.message}`);
+    throw error;
+  }
+}
