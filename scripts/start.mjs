@@ -38,8 +38,8 @@ sidecar  ${sidecar.address}   bot public key ${sidecar.publicKey}
 Try it (in another terminal, from this folder):
   curl -s ${broker.url}/registry/github | head -c 400; echo
   export INTEGRATION_TOKEN=<a GitHub token>
-  pnpm -s integrations grant --member ${show(memberFile)} --bot ${sidecar.publicKey} --integration github --access read > grant.txt
-  pnpm -s integrations run github repos.list --grant @grant.txt --sidecar ${sidecar.address} --caller-token-file ${show(join(sidecarHome, "caller-token"))}
+  pnpm integrations grant --member ${show(memberFile)} --bot ${sidecar.publicKey} --integration github --access read > grant.txt
+  pnpm integrations run github repos.list --grant @grant.txt --sidecar ${sidecar.address} --caller-token-file ${show(join(sidecarHome, "caller-token"))}
 
 Ctrl-C stops both.`);
 
