@@ -157,7 +157,7 @@ describe("confirmations across a restart", () => {
   });
 });
 
-describe("startSidecar refusing to start", () => {
+describe("startSidecar and its files", () => {
   it("refuses a bot key file others can read, and does not listen", async () => {
     const home = await homeTrustingMember();
     const first = await startSidecar({ home, port: 0 });
@@ -173,6 +173,17 @@ describe("startSidecar refusing to start", () => {
     await writeFile(join(home, "caller-token"), "a-token-the-operator-wrote-0123\n", { mode: 0o600 });
     await chmod(join(home, "caller-token"), 0o640);
     await expect(startSidecar({ home, port: 0 })).rejects.toMatchObject({ code: "insecure_file" });
+  });
+
+  it("starts without trusted-members.json, trusting no one: every grant is grant_invalid", async () => {
+    const { sidecar, token } = await start(await temporaryDirectory("sidecar-home-"));
+    try {
+      const answer = await httpCall({ port: sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${token}` }, body: { grant: grantFor({ botPublicKey: sidecar.publicKey }), op: "repos.list" } });
+      expect(answer.json()).toMatchObject({ status: "error", error: { code: "grant_invalid", message: expect.stringMatching(/untrusted_member/) as string } });
+      expect(logs.lines.some((line) => line.includes("trusts no member"))).toBe(true);
+    } finally {
+      await sidecar.close();
+    }
   });
 
   it("refuses a port out of range", async () => {
