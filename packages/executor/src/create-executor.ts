@@ -32,8 +32,8 @@ export interface ExecutorOptions {
    * {@link createHardenedDispatcher}, speaks HTTP/1.1 and refuses non-public addresses.
    * Tests pass a dispatcher whose connector reaches loopback servers.
    */
-  readonly dispatcher?: Dispatcher;
-  readonly limits?: ExecutorLimits;
+  readonly dispatcher?: Dispatcher | undefined;
+  readonly limits?: ExecutorLimits | undefined;
 }
 
 export interface Executor {

@@ -145,6 +145,21 @@ describe("the default dispatcher refuses non-public addresses before a byte is s
     },
   );
 
+  it.each(["https://127.0.0.1", "https://[::1]", "https://[::ffff:169.254.169.254]"])("refuses the IP literal origin %s without a lookup", async (origin) => {
+    const asked: string[] = [];
+    const dispatcher = createHardenedDispatcher({ lookup: answering(["8.8.8.8"], asked) });
+    try {
+      const error = await dispatcher.request({ origin, path: "/", method: "GET" }).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(AddressRefusedError.isInstance(error)).toBe(true);
+      expect(asked).toEqual([]);
+    } finally {
+      await dispatcher.close();
+    }
+  });
+
   it("the checked lookup passes public answers through unchanged, in both answer forms", async () => {
     const lookup = checkedLookup(answering(["140.82.112.6", "2606:4700::1111"], []));
     const all = await new Promise<unknown>((resolve, reject) => lookup("api.github.com", { all: true }, (error, address) => (error ? reject(error) : resolve(address))));
