@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ByteBudget } from "./byte-budget.js";
+import { DeadlineSignal } from "./deadline.js";
 
-const never = new AbortController().signal;
+const never = new DeadlineSignal();
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("ByteBudget", () => {
@@ -55,9 +56,11 @@ describe("ByteBudget", () => {
     budget.open(40).add(10);
     const waiting = budget.open(40);
     expect(waiting.add(35)).toBe(false);
-    const controller = new AbortController();
-    const wait = waiting.wait(controller.signal);
-    controller.abort(new Error("deadline"));
+    const signal = new DeadlineSignal();
+    const wait = waiting.wait(signal);
+    signal.aborted = true;
+    signal.reason = new Error("deadline");
+    signal.emit("abort");
     await expect(wait).rejects.toThrow("deadline");
   });
 

@@ -1,9 +1,11 @@
+import type { DeadlineSignal } from "./deadline.js";
+
 /** One response being read against a {@link ByteBudget}. */
 export interface BudgetReader {
   /** Counts `bytes` more held by this reader; false when it must {@link BudgetReader.wait} before reading on. */
   add(bytes: number): boolean;
   /** Resolves when this reader may read on; rejects with the signal's reason on abort. */
-  wait(signal: AbortSignal): Promise<void>;
+  wait(signal: DeadlineSignal): Promise<void>;
   /** Gives back every byte this reader holds; calling it again does nothing. */
   close(): void;
 }
@@ -70,7 +72,7 @@ export class ByteBudget {
     return this.#held + promised <= this.capacity;
   }
 
-  #wait(reader: Reader, signal: AbortSignal): Promise<void> {
+  #wait(reader: Reader, signal: DeadlineSignal): Promise<void> {
     if (this.#mayRead(reader)) return Promise.resolve();
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
@@ -79,10 +81,10 @@ export class ByteBudget {
         reject(signal.reason);
       };
       reader.wake = () => {
-        signal.removeEventListener("abort", onAbort);
+        signal.off("abort", onAbort);
         resolve();
       };
-      signal.addEventListener("abort", onAbort, { once: true });
+      signal.once("abort", onAbort);
     });
   }
 

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import type { BudgetReader } from "./byte-budget.js";
+import type { DeadlineSignal } from "./deadline.js";
 
 export type ReadBodyResult = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly bytesRead: number };
 
@@ -10,7 +11,7 @@ export type ReadBodyResult = { readonly ok: true; readonly bytes: Buffer } | { r
  * stream is paused. Rejects with the stream's error (a timeout, an abort, a reset) or
  * the signal's reason.
  */
-export function readBody(body: Readable, limit: number, budget: BudgetReader, signal: AbortSignal): Promise<ReadBodyResult> {
+export function readBody(body: Readable, limit: number, budget: BudgetReader, signal: DeadlineSignal): Promise<ReadBodyResult> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
