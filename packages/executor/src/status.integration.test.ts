@@ -85,7 +85,7 @@ describe("retries of GET reads", () => {
     harness.server.handle(sequence([429], { "retry-after": "30" }));
     const started = performance.now();
     expect(await retrying.run(listItems)).toMatchObject({ error: { code: "rate_limited", retry_after_s: 30 } });
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(2_500);
     expect(harness.server.requests).toHaveLength(1);
   });
 
@@ -96,21 +96,21 @@ describe("retries of GET reads", () => {
       return count === 1 ? reply.code(503).header("retry-after", "0").send({}) : reply;
     });
     const started = performance.now();
-    expect(await harness.executor({ timeoutMs: 800 }).run(listItems)).toMatchObject({ error: { code: "timeout" } });
+    expect(await harness.executor({ timeoutMs: 1_500 }).run(listItems)).toMatchObject({ error: { code: "timeout" } });
     const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(790);
-    expect(elapsed).toBeLessThan(1_200);
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(elapsed).toBeLessThan(3_000);
     expect(harness.server.requests).toHaveLength(2);
   });
 
   it("starts no retry that cannot finish within the deadline, answering with the last failure", async () => {
     harness.server.handle((_request, reply) => {
-      setTimeout(() => void reply.code(503).header("retry-after", "0").send({}), 350);
+      setTimeout(() => void reply.code(503).header("retry-after", "0").send({}), 600);
       return reply;
     });
     const started = performance.now();
-    expect(await harness.executor({ timeoutMs: 800, retries: 5 }).run(listItems)).toMatchObject({ error: { code: "upstream_error", http_status: 503 } });
-    expect(performance.now() - started).toBeLessThan(800);
+    expect(await harness.executor({ timeoutMs: 1_000, retries: 5 }).run(listItems)).toMatchObject({ error: { code: "upstream_error", http_status: 503 } });
+    expect(performance.now() - started).toBeLessThan(1_000);
     expect(harness.server.requests).toHaveLength(1);
   });
 
