@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { createExecutor } from "@eleven-integrations/executor";
 import { loadRegistry } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
-import { Agent, buildConnector } from "undici";
+import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
 
 const HOST = "api.github.com";
 const MB = 1_000_000;
@@ -40,24 +40,10 @@ function repository(index) {
 
 export const repositories = (count) => Buffer.from(JSON.stringify(Array.from({ length: count }, (_, index) => repository(index))));
 
-async function certificates() {
-  const { generate } = await import("selfsigned");
-  const ca = await generate([{ name: "commonName", value: "Eleven bench CA" }], {
-    keyType: "ec", algorithm: "sha256",
-    extensions: [{ name: "basicConstraints", cA: true, critical: true }, { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }],
-  });
-  const leaf = await generate([{ name: "commonName", value: HOST }], {
-    keyType: "ec", algorithm: "sha256", ca: { key: ca.private, cert: ca.cert },
-    extensions: [{ name: "basicConstraints", cA: false }, { name: "extKeyUsage", serverAuth: true }, { name: "subjectAltName", altNames: [{ type: 2, value: HOST }] }],
-  });
-  return { ca: ca.cert, key: leaf.private, cert: leaf.cert };
-}
+const certificates = () => createTestCertificates([HOST]);
 
 /** Connects to the loopback port, still sending SNI for and verifying the certificate of the real host. */
-function loopbackDispatcher(ca, port) {
-  const connector = buildConnector({ ca, allowH2: false });
-  return new Agent({ allowH2: false, connect: (target, callback) => connector({ ...target, hostname: "127.0.0.1", port: String(port), servername: target.hostname }, callback) });
-}
+const loopbackDispatcher = (ca, port) => createLoopbackDispatcher(ca, { [HOST]: port });
 
 /** An endless body of spaces, made on demand, so the server holds almost nothing. */
 function hugeBody(total) {

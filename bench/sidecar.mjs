@@ -32,37 +32,14 @@ const REPOSITORIES = Array.from({ length: 10 }, (_, index) => ({
 }));
 
 async function testCertificates() {
-  const { generate } = await import("selfsigned");
-  const ca = await generate([{ name: "commonName", value: "Eleven bench CA" }], {
-    keyType: "ec",
-    algorithm: "sha256",
-    extensions: [
-      { name: "basicConstraints", cA: true, critical: true },
-      { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-    ],
-  });
-  const leaf = await generate([{ name: "commonName", value: HOST }], {
-    keyType: "ec",
-    algorithm: "sha256",
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: "basicConstraints", cA: false },
-      { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 2, value: HOST }] },
-    ],
-  });
-  return { ca: ca.cert, key: leaf.private, cert: leaf.cert };
+  const { createTestCertificates } = await import("@eleven-integrations/test-support");
+  return createTestCertificates([HOST]);
 }
 
 /** Connects every api.github.com connection to the stand-in on 127.0.0.1, TLS verified for api.github.com against the bench CA. */
 async function loopbackDispatcher(ca, port) {
-  const { Agent, buildConnector } = await import("undici");
-  const connector = buildConnector({ ca, allowH2: false, rejectUnauthorized: true });
-  return new Agent({
-    allowH2: false,
-    connect: (target, callback) => connector({ ...target, hostname: "127.0.0.1", port: String(port), servername: HOST }, callback),
-  });
+  const { createLoopbackDispatcher } = await import("@eleven-integrations/test-support");
+  return createLoopbackDispatcher(ca, { [HOST]: port });
 }
 
 // --- child roles ---------------------------------------------------------------------------

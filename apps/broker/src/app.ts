@@ -1,3 +1,4 @@
+import { createHardenedDispatcher } from "@eleven-integrations/executor";
 import { ready } from "@eleven-integrations/grants";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { BrokerContext } from "./broker-context.js";
@@ -6,7 +7,6 @@ import { BrokerConfigError, validateBrokerSettings, type BrokerConfig } from "./
 import { connectRoutes } from "./connect-routes.js";
 import { installErrorHandling } from "./error-handler.js";
 import { brokerLoggerOptions } from "./logging.js";
-import { createDefaultDispatcher } from "./outbound-dispatcher.js";
 import { createOutboundFetch } from "./outbound-fetch.js";
 import { webOrigins } from "./return-to.js";
 
@@ -37,7 +37,8 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
   });
-  const dispatcher = config.dispatcher ?? createDefaultDispatcher();
+  // The executor's hardened dispatcher: HTTP/1.1, and only public unicast addresses at connect time.
+  const dispatcher = config.dispatcher ?? createHardenedDispatcher();
   if (config.dispatcher === undefined) app.addHook("onClose", async () => dispatcher.close());
 
   const now = config.now ?? (() => Math.floor(Date.now() / 1000));

@@ -3,8 +3,7 @@ import { loadRegistry, type CompiledOperation, type Registry } from "@eleven-int
 import { manifestFiles } from "@eleven-integrations/manifests";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExecutor, type Executor } from "./create-executor.js";
-import { createLoopbackDispatcher } from "./test-support/loopback-dispatcher.js";
-import { createTestCertificates } from "./test-support/test-certificates.js";
+import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
 import { startTestServer, type TestServer } from "./test-support/test-server.js";
 
 /** One op's recorded exchange: what the executor must send, what the provider answers, what comes back. */

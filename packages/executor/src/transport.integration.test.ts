@@ -6,8 +6,7 @@ import { AddressRefusedError } from "./address-refused-error.js";
 import { createExecutor } from "./create-executor.js";
 import { checkedLookup, createHardenedDispatcher } from "./hardened-dispatcher.js";
 import { startHarness, type Harness } from "./test-support/harness.js";
-import { createLoopbackDispatcher } from "./test-support/loopback-dispatcher.js";
-import { createTestCertificates } from "./test-support/test-certificates.js";
+import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
 import { EXAMPLE_HOST, testRegistry } from "./test-support/test-registry.js";
 import { startTestServer } from "./test-support/test-server.js";
 

@@ -2,8 +2,8 @@ import { generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import Provider, { type ProviderClient } from "oidc-provider";
-import selfsigned from "selfsigned";
-import { Agent, buildConnector, type Dispatcher } from "undici";
+import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
+import type { Dispatcher } from "undici";
 import { AUTH_HOST, AUTH_ORIGIN, CLIENT_ID, CLIENT_SECRET, PUBLIC_URL } from "./test-registry.js";
 
 export const ACCOUNT_ID = "member-1";
@@ -27,16 +27,7 @@ export interface TestAuthorizationServer {
  * interaction completes login and consent at once (or refuses, when told to).
  */
 export async function startAuthorizationServer(): Promise<TestAuthorizationServer> {
-  const pems = await selfsigned.generate([{ name: "commonName", value: AUTH_HOST }], {
-    keyType: "ec",
-    algorithm: "sha256",
-    extensions: [
-      { name: "basicConstraints", cA: true },
-      { name: "keyUsage", digitalSignature: true, keyCertSign: true },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 2, value: AUTH_HOST }] },
-    ],
-  });
+  const pems = await createTestCertificates([AUTH_HOST]);
 
   const provider = new Provider(AUTH_ORIGIN, {
     clients: [
@@ -65,7 +56,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
   let outcome: InteractionOutcome = "approve";
   let tokenRequests = 0;
   const handle = provider.callback();
-  const server: Server = createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+  const server: Server = createServer({ key: pems.key, cert: pems.cert }, (request, response) => {
     const path = (request.url ?? "").split("?")[0] ?? "";
     if (request.method === "POST" && path === "/token") tokenRequests += 1;
     if (path.startsWith("/interaction/")) {
@@ -90,16 +81,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
 
-  const connector = buildConnector({ ca: pems.cert });
-  const dispatcher = new Agent({
-    connect: (options, callback) => {
-      if (options.hostname !== AUTH_HOST || options.protocol !== "https:") {
-        callback(new Error(`the test dispatcher only reaches ${AUTH_HOST} over https`), null);
-        return;
-      }
-      connector({ ...options, hostname: "127.0.0.1", port: String(port), servername: AUTH_HOST }, callback);
-    },
-  });
+  const dispatcher = createLoopbackDispatcher(pems.ca, { [AUTH_HOST]: port });
 
   return {
     dispatcher,

@@ -1,8 +1,8 @@
 // A loopback TLS stand-in for api.github.com, reached through a dispatcher that
 // connects to 127.0.0.1 while verifying the certificate for api.github.com against a test CA.
 import Fastify from "fastify";
-import { generate } from "selfsigned";
-import { Agent, buildConnector, type Dispatcher } from "undici";
+import { createLoopbackDispatcher, createTestCertificates, type TestCertificates } from "@eleven-integrations/test-support";
+import type { Dispatcher } from "undici";
 
 export const PROVIDER_HOST = "api.github.com";
 
@@ -29,55 +29,16 @@ export const REPOSITORIES = [
   { full_name: "octocat/spoon-knife", private: true, description: null, html_url: "https://github.com/octocat/spoon-knife", default_branch: "main", open_issues_count: 0, pushed_at: "2024-02-01T00:00:00Z", node_id: "dropped by pick" },
 ];
 
-interface Certificates {
-  ca: string;
-  key: string;
-  cert: string;
-}
-
-let certificates: Promise<Certificates> | undefined;
-
-async function createCertificates(): Promise<Certificates> {
-  const ca = await generate([{ name: "commonName", value: "Eleven sidecar test CA" }], {
-    keyType: "ec",
-    algorithm: "sha256",
-    extensions: [
-      { name: "basicConstraints", cA: true, critical: true },
-      { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-    ],
-  });
-  const leaf = await generate([{ name: "commonName", value: PROVIDER_HOST }], {
-    keyType: "ec",
-    algorithm: "sha256",
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: "basicConstraints", cA: false },
-      { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 2, value: PROVIDER_HOST }] },
-    ],
-  });
-  return { ca: ca.cert, key: leaf.private, cert: leaf.cert };
-}
+let certificates: Promise<TestCertificates> | undefined;
 
 /** A dispatcher that opens every api.github.com connection to `port` on 127.0.0.1, TLS verified for api.github.com against `ca` alone. */
 export function loopbackDispatcher(ca: string, port: number): Dispatcher {
-  const connector = buildConnector({ ca, allowH2: false, rejectUnauthorized: true });
-  return new Agent({
-    allowH2: false,
-    connect: (target, callback) => {
-      if (target.hostname !== PROVIDER_HOST) {
-        callback(Object.assign(new Error(`no loopback route for ${target.hostname}`), { code: "ENOTFOUND" }), null);
-        return;
-      }
-      connector({ ...target, hostname: "127.0.0.1", port: String(port), servername: PROVIDER_HOST }, callback);
-    },
-  });
+  return createLoopbackDispatcher(ca, { [PROVIDER_HOST]: port });
 }
 
 /** Starts the stand-in: `GET /user/repos` and `POST /repos/:owner/:repo/issues`, counting every request. */
 export async function startProviderStandIn(): Promise<ProviderStandIn> {
-  certificates ??= createCertificates();
+  certificates ??= createTestCertificates([PROVIDER_HOST]);
   const { ca, key, cert } = await certificates;
   const requests: StandInRequest[] = [];
   let reposDelayMs = 0;

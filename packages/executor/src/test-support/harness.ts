@@ -1,8 +1,7 @@
 import type { Dispatcher } from "undici";
 import { createExecutor, type Executor } from "../create-executor.js";
 import type { ExecutorLimits } from "../limits.js";
-import { createLoopbackDispatcher } from "./loopback-dispatcher.js";
-import { createTestCertificates } from "./test-certificates.js";
+import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
 import { BARE_HOST, EVIL_HOST, EXAMPLE_HOST, testRegistry } from "./test-registry.js";
 import { startTestServer, type TestHandler, type TestServer } from "./test-server.js";
 

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import type { IncomingHttpHeaders } from "node:http";
-import type { TestCertificates } from "./test-certificates.js";
+import type { TestCertificates } from "@eleven-integrations/test-support";
 
 export interface RecordedRequest {
   readonly method: string;
