@@ -1,6 +1,17 @@
 import { errorEnvelope, type Envelope } from "./envelope.js";
 import { failure, type FailureContext } from "./failure.js";
 
+/** The JSON text fitResult measured, so whoever sends the envelope on does not serialise it again. */
+const serialised = new WeakMap<Envelope, string>();
+
+/**
+ * The envelope as JSON text: the text measured against `maxResultBytes` when the
+ * executor produced it (no second `JSON.stringify` of a large result), else a fresh one.
+ */
+export function serializeEnvelope(envelope: Envelope): string {
+  return serialised.get(envelope) ?? JSON.stringify(envelope);
+}
+
 /**
  * The envelope if its serialised form (`JSON.stringify`, UTF-8) fits `maxResultBytes`,
  * else `result_too_large`: a result is never cut. A value too deep to serialise is
@@ -9,13 +20,17 @@ import { failure, type FailureContext } from "./failure.js";
  */
 export function fitResult(envelope: Envelope, maxResultBytes: number, context: FailureContext): Envelope {
   if (envelope.status === "error") return envelope;
-  let size: number;
+  let text: string;
   try {
-    size = Buffer.byteLength(JSON.stringify(envelope));
+    text = JSON.stringify(envelope);
   } catch {
     return errorEnvelope(envelope, failure("bad_response", "the answer nests too deep to pass on", context, { http_status: envelope.http_status }));
   }
-  if (size <= maxResultBytes) return envelope;
+  const size = Buffer.byteLength(text);
+  if (size <= maxResultBytes) {
+    serialised.set(envelope, text);
+    return envelope;
+  }
   return errorEnvelope(
     envelope,
     failure("result_too_large", `the result is ${size} bytes, over the ${maxResultBytes}-byte limit of one message`, context, {

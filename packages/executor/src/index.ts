@@ -4,3 +4,4 @@ export { DEFAULT_LIMITS, type ExecutorLimits } from "./limits.js";
 export { createHardenedDispatcher, type HardenedDispatcherOptions } from "./hardened-dispatcher.js";
 export { isPublicAddress } from "./is-public-address.js";
 export { AddressRefusedError } from "./address-refused-error.js";
+export { serializeEnvelope } from "./fit-result.js";
