@@ -20,11 +20,11 @@ try {
   execFileSync("mkdir", ["-p", app]);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "pack-check", private: true, type: "module" }));
   const files = readdirSync(tarballs).map((file) => join(tarballs, file));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...files], { cwd: app, stdio: "inherit" });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...files], { cwd: app, stdio: "ignore" });
   const script = names.map((name) => `const m${names.indexOf(name)} = await import(${JSON.stringify(name)}); if (Object.keys(m${names.indexOf(name)}).length === 0) throw new Error("${name} exports nothing");`).join("\n");
   writeFileSync(join(app, "check.mjs"), `${script}\nconsole.log("imported: ${names.join(", ")}");\n`);
-  execFileSync("node", ["check.mjs"], { cwd: app, stdio: "inherit" });
-  execFileSync("npx", ["--no-install", "integrations", "validate"], { cwd: app, stdio: "inherit" });
+  process.stdout.write(execFileSync("node", ["check.mjs"], { cwd: app, encoding: "utf8" }));
+  process.stdout.write(execFileSync("npx", ["--no-install", "integrations", "validate"], { cwd: app, encoding: "utf8" }));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
