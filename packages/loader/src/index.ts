@@ -6,4 +6,3 @@ export type { Catalog, CatalogEntry } from "./catalog.js";
 export type { CompiledOperation } from "./compiled-operation.js";
 export type { CompiledArg } from "./compile-args.js";
 export { compilePick, PickError, MAX_PICK_DEPTH, type PickAccessor } from "./compile-pick.js";
-export { contentHash } from "./manifest-hash.js";

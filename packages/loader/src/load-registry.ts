@@ -30,15 +30,17 @@ export function buildRegistry(files: readonly ManifestFile[], earlierIssues: rea
   for (const { file, json } of files) {
     const name = basename(file);
     if (!name.endsWith(".json")) issues.push({ file, path: "$", message: 'a manifest file must be named "<id>.json"' });
+    // Checked on the raw JSON, so a manifest that fails the schema still reports a misnamed file.
+    const claimedId = (json as { id?: unknown } | null)?.id;
+    if (typeof claimedId === "string" && name !== `${claimedId}.json`) {
+      issues.push({ file, path: "id", message: `id "${claimedId}" must equal the file's base name ("${name}")` });
+    }
     const result = parseManifest(json);
     if (!result.ok) {
       for (const issue of result.issues) issues.push({ file, ...issue });
-      const id = (json as { id?: unknown } | null)?.id;
-      if (typeof id === "string" && name !== `${id}.json`) issues.push(idMismatch(file, id, name));
       continue;
     }
     const { id } = result.manifest;
-    if (name !== `${id}.json`) issues.push(idMismatch(file, id, name));
     const first = fileOfId.get(id);
     if (first !== undefined) {
       issues.push({ file, path: "id", message: `id "${id}" is already used by ${first}` });
@@ -49,10 +51,6 @@ export function buildRegistry(files: readonly ManifestFile[], earlierIssues: rea
   }
   if (issues.length > 0) throw new RegistryError(issues);
   return createRegistry([...manifests.values()]);
-}
-
-function idMismatch(file: string, id: string, name: string): RegistryIssue {
-  return { file, path: "id", message: `id "${id}" must equal the file's base name ("${name}")` };
 }
 
 function createRegistry(loaded: Manifest[]): Registry {

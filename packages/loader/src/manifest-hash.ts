@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalJson, type Manifest } from "@eleven-integrations/schema";
+import type { Manifest } from "@eleven-integrations/schema";
 
 /** The manifest as hashed and served: without the editor-only `$schema` key. */
 export function manifestContent(manifest: Manifest): Omit<Manifest, "$schema"> {
@@ -7,11 +7,7 @@ export function manifestContent(manifest: Manifest): Omit<Manifest, "$schema"> {
   return content;
 }
 
-/** Lowercase hex sha-256 of the RFC 8785 canonical JSON of `value`. */
-export function contentHash(value: unknown): string {
-  return sha256Hex(canonicalJson(value));
-}
-
+/** Lowercase hex sha-256 of a canonical JSON text. */
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
