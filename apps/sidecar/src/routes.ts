@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { serializeEnvelope, type Envelope } from "@eleven-integrations/executor";
+import { serializeEnvelope } from "@eleven-integrations/executor";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AuditRecord, AuditSink } from "./audit-log.js";
 import { failedCallAuditRecord, runAuditRecord } from "./audit-record.js";
@@ -60,21 +60,18 @@ async function handleRun(body: unknown, reply: FastifyReply, deps: RouteDeps): P
     const record = failedCallAuditRecord(facts.op, "internal_error", elapsedMs(started), facts);
     return answer(reply, deps, record, 500, httpErrorBody("internal_error", "the sidecar failed to run this call"));
   }
-  return answer(reply, deps, runAuditRecord(facts, outcome.answer, elapsedMs(started)), 200, outcome.answer);
+  // An executor envelope goes out as the JSON text the executor already measured.
+  return answer(reply, deps, runAuditRecord(facts, outcome.answer, elapsedMs(started)), 200, serializeEnvelope(outcome.answer));
 }
 
-/** An executor envelope goes out as the JSON text the executor already measured; other answers as fastify serialises them. */
-function isEnvelope(payload: unknown): payload is Envelope {
-  return typeof payload === "object" && payload !== null && "integration" in payload && ((payload as Envelope).status === "ok" || (payload as Envelope).status === "error");
-}
-
-async function answer(reply: FastifyReply, deps: RouteDeps, record: AuditRecord, statusCode: number, payload: unknown): Promise<FastifyReply> {
+/** Writes the audit line, then answers `payload` (an object, or JSON text already serialised). */
+async function answer(reply: FastifyReply, deps: RouteDeps, record: AuditRecord, statusCode: number, payload: object | string): Promise<FastifyReply> {
   try {
     await deps.audit.append(record);
   } catch (error) {
     reply.log.error({ err: error }, "audit log write failed");
     return reply.code(500).send(httpErrorBody("audit_unavailable", "the audit log could not be written; nothing is answered without it"));
   }
-  if (isEnvelope(payload)) return reply.code(statusCode).type("application/json; charset=utf-8").send(serializeEnvelope(payload));
+  if (typeof payload === "string") reply.type("application/json; charset=utf-8");
   return reply.code(statusCode).send(payload);
 }

@@ -69,10 +69,11 @@ export async function runFlow(body: RunBody, facts: RunFacts, context: RunFlowCo
   const { operation } = access;
 
   const request = { integration: grant.integration, op: body.op, args };
-  const invalid = context.executor.validate(request);
-  if (invalid !== null) return { answer: invalid, facts };
-
+  // A read goes straight to run, which refuses invalid args the same way before sending;
+  // a write must have valid args before it asks for a confirmation.
   if (operation.access === "write") {
+    const invalid = context.executor.validate(request);
+    if (invalid !== null) return { answer: invalid, facts };
     const line = confirmLine(operation, args);
     if (body.confirmation === undefined) {
       return {

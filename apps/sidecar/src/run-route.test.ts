@@ -147,7 +147,7 @@ describe("POST /v1/run: access", () => {
 });
 
 describe("POST /v1/run: args", () => {
-  it("answers invalid_args from the executor's validation, sending nothing", async () => {
+  it("answers invalid_args for a read, sending nothing", async () => {
     const { statusCode, body } = await run({ grant: grantFor(), op: "repos.list", args: { sort: "sideways" } });
     expect(statusCode).toBe(200);
     expect(body).toMatchObject({ status: "error", integration: "github", op: "repos.list", error: { code: "invalid_args" } });

@@ -2,14 +2,15 @@ import { errorEnvelope, type Envelope } from "./envelope.js";
 import { failure, type FailureContext } from "./failure.js";
 
 /** The JSON text fitResult measured, so whoever sends the envelope on does not serialise it again. */
-const serialised = new WeakMap<Envelope, string>();
+const serialised = new WeakMap<object, string>();
 
 /**
- * The envelope as JSON text: the text measured against `maxResultBytes` when the
- * executor produced it (no second `JSON.stringify` of a large result), else a fresh one.
+ * An answer as JSON text: for an envelope the executor produced, the text it measured
+ * against `maxResultBytes` (no second `JSON.stringify` of a large result); for anything
+ * else, a fresh serialisation.
  */
-export function serializeEnvelope(envelope: Envelope): string {
-  return serialised.get(envelope) ?? JSON.stringify(envelope);
+export function serializeEnvelope(answer: object): string {
+  return serialised.get(answer) ?? JSON.stringify(answer);
 }
 
 /**
