@@ -89,12 +89,19 @@ export const operationSchema = z
     body_json: jsonBody.optional(),
     encoding: z.enum(["json", "form"]).optional(),
     confirm: text(500).optional(),
+    /**
+     * The op destroys, closes, cancels or commits to something that is hard to
+     * undo (a delete, a close, a registration that costs money). Agents are told
+     * so (MCP `destructiveHint`). Absent: not marked, as in the first release.
+     */
+    destructive: z.boolean().optional(),
     pick: pickSchema.optional(),
   })
   .superRefine((operation, context) => {
     const args = operation.args ?? {};
     const issue = (path: PropertyKey[], message: string) => context.addIssue({ code: "custom", path, message });
     if (operation.access === "write" && operation.confirm === undefined) issue(["confirm"], "every write needs a confirm line");
+    if (operation.destructive === true && operation.access !== "write") issue(["destructive"], "only a write can be destructive");
     if (operation.method === "GET" && operation.body_json !== undefined) issue(["body_json"], "a GET op carries no body");
     if (operation.encoding === "form" && operation.body_json !== undefined && Array.isArray(operation.body_json)) {
       issue(["body_json"], "a form body must be an object");

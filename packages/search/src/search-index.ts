@@ -1,0 +1,156 @@
+import MiniSearch, { type SearchResult } from "minisearch";
+import type { Access, Operation } from "@eleven-integrations/schema";
+import { searchDocuments, type SearchableIntegration, type SearchDocument } from "./search-documents.js";
+import { fuzziness, processTerm, tokenize } from "./search-terms.js";
+
+/** An integration that matched. */
+export interface IntegrationHit {
+  kind: "integration";
+  integration: string;
+  name: string;
+  category: string;
+  auth: SearchableIntegration["auth"]["kind"];
+  score: number;
+}
+
+/** An op that matched. */
+export interface OperationHit {
+  kind: "op";
+  integration: string;
+  name: string;
+  category: string;
+  op: string;
+  label: string;
+  access: Access;
+  destructive: boolean;
+  score: number;
+}
+
+export type SearchHit = IntegrationHit | OperationHit;
+
+export interface SearchOptions {
+  /** Only this category (exact). */
+  category?: string | undefined;
+  /** Only ops of this access, and integrations that have one. */
+  access?: Access | undefined;
+  /** Only these integrations. */
+  integrations?: readonly string[] | undefined;
+  /** Only integrations, or only ops. */
+  kind?: SearchHit["kind"] | undefined;
+  /** At most this many hits (default 20, at most 500). */
+  limit?: number | undefined;
+}
+
+export interface SearchIndex {
+  /**
+   * The hits for `query`, best first. Typo tolerant; an empty query lists
+   * everything the filters let through in registry order (score 0).
+   */
+  search(query: string, options?: SearchOptions): SearchHit[];
+  /** The categories, sorted, each with how many integrations it has. */
+  categories(): [string, number][];
+  /** How many documents (integrations plus ops) are indexed. */
+  readonly size: number;
+}
+
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 500;
+/** A query longer than this is cut (characters). */
+export const MAX_QUERY_LENGTH = 200;
+
+/**
+ * Field weights: a word in an integration's name or an op's label says most
+ * about what a person looks for; an op's id next; its args and confirm line, or
+ * an integration's list of op labels, least.
+ */
+const BOOST = { title: 3, label: 2.5, opName: 2, category: 1.5, description: 0.6 };
+
+const INTEGRATION_BOOST = 1.6;
+
+/**
+ * Builds the index once; searching is then in memory and synchronous. The same
+ * index ranks the broker's `/registry/search`, the catalog page, the sidecar's
+ * `/v1/search` and `integrations search`.
+ */
+export function createSearchIndex(integrations: readonly SearchableIntegration[]): SearchIndex {
+  const documents = searchDocuments(integrations);
+  const byKey = new Map<string, SearchDocument>(documents.map((document) => [document.key, document]));
+  const manifests = new Map(integrations.map((integration) => [integration.id, integration]));
+  const operations = new Map<string, Operation>();
+  for (const integration of integrations) for (const operation of integration.ops) operations.set(`${integration.id} ${operation.id}`, operation);
+  const order = new Map(documents.map((document, index) => [document.key, index]));
+
+  const miniSearch = new MiniSearch<SearchDocument>({
+    idField: "key",
+    fields: ["title", "opName", "label", "description", "category"],
+    tokenize,
+    processTerm,
+    searchOptions: {
+      boost: BOOST,
+      fuzzy: fuzziness,
+      prefix: (term) => term.length >= 3,
+      combineWith: "OR",
+      // An integration's name also appears in each of its ops: asked for by name, the integration comes first.
+      boostDocument: (key) => (byKey.get(key as string)?.kind === "integration" ? INTEGRATION_BOOST : 1),
+    },
+  });
+  miniSearch.addAll(documents);
+
+  const hit = (key: string, score: number): SearchHit => {
+    const document = byKey.get(key) as SearchDocument;
+    const integration = manifests.get(document.integration) as SearchableIntegration;
+    const rounded = Math.round(score * 1000) / 1000;
+    if (document.kind === "integration") {
+      return { kind: "integration", integration: integration.id, name: integration.name, category: integration.category, auth: integration.auth.kind, score: rounded };
+    }
+    const operation = operations.get(key) as Operation;
+    return {
+      kind: "op",
+      integration: integration.id,
+      name: integration.name,
+      category: integration.category,
+      op: operation.id,
+      label: operation.label,
+      access: operation.access,
+      destructive: operation.destructive === true,
+      score: rounded,
+    };
+  };
+
+  const accepts = (options: SearchOptions) => {
+    const allowed = options.integrations === undefined ? undefined : new Set(options.integrations);
+    return (key: string): boolean => {
+      const document = byKey.get(key);
+      if (document === undefined) return false;
+      if (options.kind !== undefined && document.kind !== options.kind) return false;
+      if (options.category !== undefined && document.category !== options.category) return false;
+      if (allowed !== undefined && !allowed.has(document.integration)) return false;
+      if (options.access !== undefined) {
+        if (document.kind === "op") return operations.get(key)?.access === options.access;
+        return manifests.get(document.integration)?.ops.some((operation) => operation.access === options.access) === true;
+      }
+      return true;
+    };
+  };
+
+  return {
+    size: documents.length,
+    search(query, options = {}) {
+      const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)), MAX_SEARCH_LIMIT);
+      const accept = accepts(options);
+      const text = query.slice(0, MAX_QUERY_LENGTH);
+      const terms = tokenize(text).map(processTerm).filter((term): term is string => term !== null);
+      if (terms.length === 0) {
+        return documents.filter((document) => accept(document.key)).slice(0, limit).map((document) => hit(document.key, 0));
+      }
+      const results: SearchResult[] = miniSearch.search(text, { filter: (result) => accept(result.id as string) });
+      results.sort((a, b) => b.score - a.score || (order.get(a.id as string) ?? 0) - (order.get(b.id as string) ?? 0));
+      return results.slice(0, limit).map((result) => hit(result.id as string, result.score));
+    },
+    categories() {
+      const counts = new Map<string, number>();
+      for (const integration of integrations) counts.set(integration.category, (counts.get(integration.category) ?? 0) + 1);
+      return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/** Words that say nothing about which op a person wants. */
+const STOP_WORDS = new Set([
+  "a", "an", "the", "to", "of", "in", "on", "for", "my", "your", "our", "and", "or", "with", "from", "by", "is", "it", "its", "at", "as", "be", "me", "i", "this", "that", "into", "one",
+]);
+
+/**
+ * Op ids and arg names are written `issues.create`, `post_message`: they split
+ * into words like the rest of the text.
+ */
+export function tokenize(text: string): string[] {
+  return text.split(/[^\p{L}\p{N}]+/u).filter((token) => token !== "");
+}
+
+/**
+ * One term as it is indexed and searched: lowercase, without accents, a plain
+ * English plural reduced to its singular (`issues` -> `issue`, `repositories`
+ * -> `repository`), stop words dropped. The same function runs on both sides,
+ * so a query finds what the index holds whatever the spelling of the number.
+ */
+export function processTerm(term: string): string | null {
+  const lower = term.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  if (lower === "" || STOP_WORDS.has(lower)) return null;
+  return singular(lower);
+}
+
+function singular(word: string): string {
+  if (word.length <= 3) return word;
+  if (word.endsWith("ies") && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (/(ss|us|is)$/.test(word)) return word;
+  if (/(sh|ch|x)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s")) return word.slice(0, -1);
+  return word;
+}
+
+/** How many edits a term may be from a word it matches: none under four letters, one up to five, two beyond. */
+export function fuzziness(term: string): number | false {
+  if (term.length < 4) return false;
+  return term.length < 6 ? 1 : 2;
+}
