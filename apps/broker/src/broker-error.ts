@@ -4,6 +4,7 @@ const MARKER = Symbol.for("eleven-integrations.error.BrokerError");
 export const BROKER_ERROR_STATUS = {
   bad_request: 400,
   invalid_body: 400,
+  invalid_query: 400,
   invalid_client_key: 400,
   return_to_not_allowed: 400,
   oauth_not_supported: 400,

@@ -4,6 +4,22 @@ import type { FastifyInstance } from "fastify";
 import { testApp } from "./__fixtures__/test-app.js";
 import { CATALOG_PAGE_SCRIPT, linkify } from "./catalog-page.js";
 import { escapeHtml, STYLESHEET } from "./html.js";
+import { loadRegistry } from "@eleven-integrations/loader";
+
+function destructiveRegistry() {
+  const json = {
+    schema: 1,
+    id: "shredder",
+    name: "Shredder",
+    category: "testing",
+    auth: { kind: "pat", base: "https://api.shredder.example.com", authorization: "Bearer", pat_help: "https://shredder.example.com/tokens" },
+    ops: [
+      { id: "files.list", label: "List files", access: "read", method: "GET", path: "/files" },
+      { id: "files.delete", label: "Delete a file", access: "write", method: "DELETE", path: "/files/{id}", args: { id: { required: true } }, confirm: "Delete file {id}", destructive: true },
+    ],
+  };
+  return loadRegistry([{ file: "shredder.json", json }]);
+}
 
 let app: FastifyInstance;
 afterEach(async () => {
@@ -87,6 +103,31 @@ describe("GET / (catalog page)", () => {
     expect(response.body).toContain('<option value="development" selected>development</option>');
     expect(response.body).toContain('<a href="/?category=testing">testing</a> (1)');
     expect(response.body).toContain('<a href="/?category=x%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E">');
+  });
+});
+
+describe("GET / uses the catalog search", () => {
+  it("lists ranked results (typo tolerant) linking to the op rows, and orders the integrations by their best hit", async () => {
+    const response = await page("/?q=creat%20nte");
+    const results = response.body.slice(response.body.indexOf('<section id="results">'), response.body.indexOf("</section>"));
+    expect(results).toContain('<a href="#op-testauth-notes.create">Test Auth: Create a note</a>');
+    expect(response.body).toContain('<tr id="op-testauth-notes.create">');
+    expect(articles(response.body).filter((entry) => !entry.hidden).map((entry) => entry.id)[0]).toBe("testauth");
+  });
+
+  it("says so when nothing matches", async () => {
+    const response = await page("/?q=zzzzzzzz");
+    expect(response.body).toContain("Nothing matches.");
+    expect(response.body).toContain("Showing 0 of 4");
+  });
+
+  it("marks destructive ops in the op table", async () => {
+    const response = await page();
+    expect(response.body).not.toContain('<span class="destructive">');
+    await app.close();
+    app = (await import("./__fixtures__/test-app.js")).testApp({ registry: destructiveRegistry() }).app;
+    const marked = await app.inject({ method: "GET", url: "/", headers: { accept: "text/html" } });
+    expect(marked.body).toContain('write</span> <span class="destructive">destructive</span>');
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ServedCatalog, ServedCatalogEntry } from "./catalog.js";
+import type { CatalogSearch, ServedSearchHit } from "./catalog-search.js";
 import { escapeHtml, htmlDocument, htmlHeaders } from "./html.js";
 
 /** What the search form asked for; both optional, both bounded by the route. */
@@ -7,66 +8,71 @@ export interface CatalogFilter {
   category: string;
 }
 
-/** Live filtering as the member types; the page works the same without it (the form filters on the server). */
+/**
+ * Progressive enhancement only: picking a category submits the form at once.
+ * The page works the same without it (the form searches on the server), and
+ * ranking stays on the server, so both give the same order.
+ */
 export const CATALOG_PAGE_SCRIPT = `(() => {
-  const query = document.getElementById("q");
+  const form = document.querySelector("form[role=search]");
   const category = document.getElementById("category");
-  const count = document.getElementById("count");
-  const items = Array.from(document.querySelectorAll("article[data-search]"));
-  const apply = () => {
-    const terms = query.value.toLowerCase().split(/\\s+/).filter(Boolean);
-    let shown = 0;
-    for (const item of items) {
-      const match = (category.value === "" || item.dataset.category === category.value) &&
-        terms.every((term) => item.dataset.search.includes(term));
-      item.hidden = !match;
-      if (match) shown += 1;
-    }
-    count.textContent = "Showing " + shown + " of " + items.length;
-  };
-  query.addEventListener("input", apply);
-  category.addEventListener("change", apply);
+  category.addEventListener("change", () => form.requestSubmit());
 })();`;
 
 /** Headers of the catalog page: its one script allowed by hash. */
 export const CATALOG_PAGE_HEADERS = htmlHeaders([CATALOG_PAGE_SCRIPT]);
 
-/** The whole catalog as a page; entries that do not match the filter are rendered hidden, so live search can show them. */
-export function renderCatalogPage(catalog: ServedCatalog, filter: CatalogFilter): string {
+const PAGE_RESULTS = 50;
+
+/**
+ * The whole catalog as a page. With a query, the ranked results of the catalog
+ * search come first (each a link to its integration or op below), and the
+ * integrations are ordered by their best hit; entries that do not match are
+ * rendered hidden.
+ */
+export function renderCatalogPage(catalog: ServedCatalog, search: CatalogSearch, filter: CatalogFilter): string {
   const entries = catalog.integrations;
-  const matches = entries.map((entry) => matchesFilter(entry, filter));
-  const shown = matches.filter(Boolean).length;
-  const categories = countCategories(entries);
+  const categories = search.categories();
+  const searching = filter.query.trim() !== "" || filter.category !== "";
+  const hits = searching
+    ? search.search({ q: filter.query, category: filter.category === "" ? null : filter.category, access: null, limit: PAGE_RESULTS }).results
+    : [];
+  const rank = new Map<string, number>();
+  for (const hit of hits) if (!rank.has(hit.integration)) rank.set(hit.integration, rank.size);
+  const shown = (entry: ServedCatalogEntry) => !searching || rank.has(entry.id);
+  const ordered = searching ? [...entries].sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity)) : entries;
+  const count = entries.filter(shown).length;
   const body =
     `<header><h1>Eleven integrations</h1>` +
     `<p>${entries.length} integration${entries.length === 1 ? "" : "s"} · registry <code>${escapeHtml(catalog.hash.slice(0, 16))}</code> · ` +
     `<a href="/registry">JSON</a></p></header>` +
     renderSearchForm(filter, categories) +
     renderCategoryLinks(categories) +
-    `<p id="count" aria-live="polite">Showing ${shown} of ${entries.length}</p>` +
-    `<main>${entries.map((entry, index) => renderEntry(entry, matches[index] === true)).join("")}</main>`;
+    `<p id="count" aria-live="polite">Showing ${count} of ${entries.length}</p>` +
+    (filter.query.trim() === "" ? "" : renderResults(hits)) +
+    `<main>${ordered.map((entry) => renderEntry(entry, shown(entry))).join("")}</main>`;
   return htmlDocument({ title: "Eleven integrations", body, script: CATALOG_PAGE_SCRIPT });
 }
 
-/** The text live search and the server match against: lowercase id, name, category and op labels. */
-export function searchText(entry: ServedCatalogEntry): string {
-  return [entry.id, entry.name, entry.category, ...entry.ops.flatMap((op) => [op.id, op.label])].join(" ").toLowerCase();
+/** The anchor of one op's row on the page. */
+export function operationAnchor(integration: string, op: string): string {
+  return `op-${integration}-${op}`;
 }
 
-function matchesFilter(entry: ServedCatalogEntry, filter: CatalogFilter): boolean {
-  if (filter.category !== "" && entry.category !== filter.category) return false;
-  const text = searchText(entry);
-  return filter.query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter((term) => term !== "")
-    .every((term) => text.includes(term));
-}
-
-function countCategories(entries: readonly ServedCatalogEntry[]): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const entry of entries) counts.set(entry.category, (counts.get(entry.category) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+function renderResults(hits: readonly ServedSearchHit[]): string {
+  if (hits.length === 0) return `<section id="results"><h2>Results</h2><p>Nothing matches. Try fewer or other words.</p></section>`;
+  const items = hits
+    .map((hit) => {
+      if (hit.kind === "integration") {
+        return `<li><a href="#integration-${escapeHtml(hit.integration)}">${escapeHtml(hit.name)}</a> <small>integration · ${escapeHtml(hit.category)}</small></li>`;
+      }
+      return (
+        `<li><a href="#${escapeHtml(operationAnchor(hit.integration, hit.op))}">${escapeHtml(hit.name)}: ${escapeHtml(hit.label)}</a> ` +
+        `<span class="access access-${hit.access}">${escapeHtml(hit.access)}</span> <small><code>${escapeHtml(hit.op)}</code></small></li>`
+      );
+    })
+    .join("");
+  return `<section id="results"><h2>Results</h2><ol>${items}</ol></section>`;
 }
 
 function renderSearchForm(filter: CatalogFilter, categories: readonly [string, number][]): string {
@@ -96,7 +102,7 @@ function renderCategoryLinks(categories: readonly [string, number][]): string {
 function renderEntry(entry: ServedCatalogEntry, shown: boolean): string {
   const id = `integration-${entry.id}`;
   return (
-    `<article id="${escapeHtml(id)}" data-category="${escapeHtml(entry.category)}" data-search="${escapeHtml(searchText(entry))}"${shown ? "" : " hidden"}>` +
+    `<article id="${escapeHtml(id)}" data-category="${escapeHtml(entry.category)}"${shown ? "" : " hidden"}>` +
     `<h2>${escapeHtml(entry.name)} <small>${escapeHtml(entry.id)}</small></h2>` +
     `<p class="meta">${escapeHtml(entry.category)} · API <code>${escapeHtml(entry.auth.base)}</code></p>` +
     renderAuth(entry) +
@@ -124,8 +130,8 @@ function renderOperations(entry: ServedCatalogEntry): string {
   const rows = entry.ops
     .map(
       (op) =>
-        `<tr><td>${escapeHtml(op.label)}<br><code>${escapeHtml(op.id)}</code></td>` +
-        `<td><span class="access access-${op.access}">${escapeHtml(op.access)}</span></td>` +
+        `<tr id="${escapeHtml(operationAnchor(entry.id, op.id))}"><td>${escapeHtml(op.label)}<br><code>${escapeHtml(op.id)}</code></td>` +
+        `<td><span class="access access-${op.access}">${escapeHtml(op.access)}</span>${op.destructive === true ? ' <span class="destructive">destructive</span>' : ""}</td>` +
         `<td>${op.confirm === undefined ? "" : escapeHtml(op.confirm)}</td></tr>`,
     )
     .join("");

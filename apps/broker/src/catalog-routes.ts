@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { BrokerError } from "./broker-error.js";
 import { servedCatalog, servedEntry } from "./catalog.js";
 import { CATALOG_PAGE_HEADERS, renderCatalogPage } from "./catalog-page.js";
+import { createCatalogSearch, parseSearchQuery } from "./catalog-search.js";
 import { queryOf, single } from "./query.js";
 import { createRepresentation, ifNoneMatchHits, type Representation } from "./representation.js";
 
 /** Clients revalidate with the ETag after five minutes; a 304 costs them nothing. */
 export const REGISTRY_CACHE_CONTROL = "public, max-age=300";
 const PAGE_CACHE_CONTROL = "public, max-age=60";
+const SEARCH_CACHE_CONTROL = "public, max-age=60";
 const MAX_FILTER_LENGTH = 200;
 
 /**
@@ -30,6 +32,13 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
 
   app.get("/registry", (request, reply) => sendRepresentation(request, reply, whole));
 
+  // Declared before `/registry/:id`'s lookup can see it: a static route wins in fastify, so an integration with the id "search" is not served by id.
+  const search = createCatalogSearch(catalog);
+  app.get("/registry/search", (request, reply) => {
+    const answer = search.search(parseSearchQuery(queryOf(request.url)));
+    return reply.headers(headers).header("content-type", contentType).header("cache-control", SEARCH_CACHE_CONTROL).send(json(answer));
+  });
+
   app.get<{ Params: { id: string } }>("/registry/:id", (request, reply) => {
     const representation = byId.get(request.params.id);
     if (representation === undefined) throw new BrokerError("unknown_integration", "no integration with this id in the registry");
@@ -43,7 +52,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
   app.get("/", (request, reply) => {
     const query = queryOf(request.url);
     const filter = { query: bounded(single(query, "q")), category: bounded(single(query, "category")) };
-    return reply.headers(CATALOG_PAGE_HEADERS).header("cache-control", PAGE_CACHE_CONTROL).send(renderCatalogPage(catalog, filter));
+    return reply.headers(CATALOG_PAGE_HEADERS).header("cache-control", PAGE_CACHE_CONTROL).send(renderCatalogPage(catalog, search, filter));
   });
 }
 

@@ -24,6 +24,9 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5
 .access{font-size:.8rem;padding:.05rem .4rem;border-radius:.25rem;border:1px solid currentColor}
 .access-write{color:#b3261e}.access-read{color:#1b6e3a}
 .unavailable{opacity:.7}
+.destructive{font-size:.8rem;font-weight:600;color:#b3261e}
+tr:target,article:target{outline:2px solid #1b6e3a;outline-offset:2px}
+#results ol{padding-left:1.5rem}
 .error{border-left:4px solid #b3261e;padding:.5rem 1rem}
 `;
 

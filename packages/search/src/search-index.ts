@@ -19,6 +19,7 @@ export interface OperationHit {
   integration: string;
   name: string;
   category: string;
+  auth: SearchableIntegration["auth"]["kind"];
   op: string;
   label: string;
   access: Access;
@@ -109,6 +110,7 @@ export function createSearchIndex(integrations: readonly SearchableIntegration[]
       integration: integration.id,
       name: integration.name,
       category: integration.category,
+      auth: integration.auth.kind,
       op: operation.id,
       label: operation.label,
       access: operation.access,
