@@ -1,4 +1,5 @@
 import type { Envelope } from "@eleven-integrations/executor";
+import type { ConfirmDetail } from "@eleven-integrations/grants";
 
 /** Refusals the sidecar adds to the executor's codes. */
 export type RefusalCode = "grant_expired" | "grant_invalid" | "access_denied" | "confirmation_invalid";
@@ -18,12 +19,17 @@ export interface RefusalEnvelope {
   error: Refusal;
 }
 
-/** A write that needs the member's tap: `confirm` is the exact line to show as a chip. */
+/**
+ * A write that needs the member's tap: `confirm` is the exact line to show as a
+ * chip, `details` what must be shown beside it (every arg the line leaves out or
+ * cuts, in full, and values with hidden characters or look-alike letters).
+ */
 export interface ConfirmationRequired {
   status: "confirmation_required";
   integration: string;
   op: string;
   confirm: string;
+  details: ConfirmDetail[];
   args_digest: string;
   gid: string;
 }

@@ -30,7 +30,7 @@ describe("POST /v1/ops", () => {
     const body = await palette(grantFor({ access: "write" }));
     expect(body.ops?.map((op) => op.id)).toEqual(githubOps.map((op) => op.id));
     const create = body.ops?.find((op) => op.id === "issues.create");
-    expect(create).toMatchObject({ access: "write", label: "Open an issue", confirm: "Open issue “{title}” in {owner}/{repo}" });
+    expect(create).toMatchObject({ access: "write", label: "Open an issue", confirm: "Open issue “{title}” in {owner}/{repo}, visible to everyone who can read that repository" });
     expect(Object.keys(create?.args ?? {})).toEqual(["owner", "repo", "title", "body"]);
   });
 

@@ -1,5 +1,5 @@
 import type { Executor } from "@eleven-integrations/executor";
-import { argsDigest, GrantError, renderConfirm, verifyConfirmation, type Grant, type GrantErrorCode, type ReplayStore } from "@eleven-integrations/grants";
+import { argsDigest, confirmDetails, GrantError, renderConfirm, verifyConfirmation, type Grant, type GrantErrorCode, type ReplayStore } from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import { checkAccess } from "./access-check.js";
 import type { Refusal, RunAnswer } from "./answers.js";
@@ -77,7 +77,15 @@ export async function runFlow(body: RunBody, facts: RunFacts, context: RunFlowCo
     const line = confirmLine(operation, args);
     if (body.confirmation === undefined) {
       return {
-        answer: { status: "confirmation_required", integration: grant.integration, op: body.op, confirm: line, args_digest: facts.args_digest, gid: grant.gid },
+        answer: {
+          status: "confirmation_required",
+          integration: grant.integration,
+          op: body.op,
+          confirm: line,
+          details: confirmDetails(operation.confirm ?? operation.label, args),
+          args_digest: facts.args_digest,
+          gid: grant.gid,
+        },
         facts,
       };
     }

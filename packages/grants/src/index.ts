@@ -16,7 +16,8 @@ export {
 } from "./verify-confirmation.js";
 export { ReplayCache, DEFAULT_REPLAY_ENTRIES } from "./replay-cache.js";
 export { argsDigest, blake2b256Base64Url } from "./digest.js";
-export { renderConfirm } from "./render-confirm.js";
+export { renderConfirm, confirmDetails, type ConfirmDetail, type ConfirmDetailFlag } from "./render-confirm.js";
+export { findLookAlike, type LookAlike } from "./look-alike.js";
 export { sealToPublicKey, openSealed } from "./seal.js";
 export { generateSecretKey, secretboxSeal, secretboxOpen } from "./secretbox.js";
 export { toBase64Url, fromBase64Url, decodeKey } from "./base64url.js";
@@ -27,4 +28,5 @@ export {
   MAX_CONFIRMATION_TTL_SECONDS,
   CLOCK_SKEW_SECONDS,
   MAX_CONFIRM_VALUE_CODE_POINTS,
+  MAX_COMBINING_MARKS,
 } from "./limits.js";

@@ -15,3 +15,5 @@ export const MAX_CONFIRM_VALUE_CODE_POINTS = 120;
 export function unixNow(): number {
   return Math.floor(Date.now() / 1000);
 }
+/** Most combining marks `renderConfirm` shows on one base character; the rest of the stack shows as one U+FFFD. */
+export const MAX_COMBINING_MARKS = 3;

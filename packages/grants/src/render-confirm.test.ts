@@ -3,6 +3,10 @@ import { describe, expect, it } from "vitest";
 import { renderConfirm } from "./render-confirm.js";
 
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const INVISIBLE = ["\u115F", "\u1160", "\u3164", "\uFFA0", "\u2800", "\u034F", "\u17B4", "\u17B5", "\u180B", "\uFE00", "\u{E0100}", "\u{1D159}", "\u{E0041}", "\uFFF0", "\u2065", "\uE000", "\u{F0000}", "\uFDD0", "\uFFFF"];
+const ODD_SPACES = ["\u00A0", "\u1680", "\u2000", "\u2007", "\u2009", "\u200A", "\u202F", "\u205F", "\u3000"];
+const MARKS = ["\u0301", "\u0336", "\u0338", "\u20DD", "\u0903", "\u05B4"];
+const RTL = ["\u05D0", "\u0627", "\u0710", "\u07C0", "\uFB50", "\u{10900}", "\u{1E900}"];
 const BIDI = ["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C"];
 const ZERO_WIDTH = ["\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF", "\u00AD"];
 const BREAKS = ["\r", "\n", "\r\n", "\u2028", "\u2029", "\u0085", "\u000B", "\u000C"];
@@ -12,6 +16,9 @@ const CONTROLS = ["\u0000", "\u0007", "\u001B", "\u007F", "\u0080", "\u009B", "\
 const codePoint = fc.oneof(
   fc.integer({ min: 0, max: 0x10ffff }).map((value) => String.fromCodePoint(value)),
   fc.constantFrom(...BIDI, ...ZERO_WIDTH, ...BREAKS, ...CONTROLS, "{", "}", "\uD800", "\uDFFF", "a", "\u00E9", "\u{1F600}"),
+  fc.constantFrom(...INVISIBLE, ...ODD_SPACES, "\uFE0F", "\uFE0E"),
+  fc.array(fc.constantFrom(...MARKS), { minLength: 1, maxLength: 8 }).map((marks) => marks.join("")),
+  fc.constantFrom(...RTL, "1", " ", "."),
 );
 const value = fc.array(codePoint, { maxLength: 200 }).map((points) => points.join(""));
 
@@ -72,27 +79,67 @@ describe("renderConfirm", () => {
   });
 });
 
+
+const FSI = "\u2068";
+const PDI = "\u2069";
+/** Every code point class a value may not bring into the line (see README, "Confirm lines"). */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800\u{1D159}]/u;
+const ODD_SPACE = /[^\P{Zs} ]/u;
+const MARK = /\p{M}/u;
+const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
+
+/** The value's part of `[{a}]`, with renderConfirm's own isolates taken off (and checked to be a pair). */
+function shownValue(line: string): { inner: string; isolated: boolean } {
+  expect(line.startsWith("[")).toBe(true);
+  expect(line.endsWith("]")).toBe(true);
+  const body = line.slice(1, -1);
+  if (body.startsWith(FSI)) {
+    expect(body.endsWith(PDI)).toBe(true);
+    return { inner: body.slice(1, -1), isolated: true };
+  }
+  return { inner: body, isolated: false };
+}
+
 describe("renderConfirm properties", () => {
-  it("never lets a control, format, separator or lone surrogate character through", () => {
+  it("never lets a value bring in a hidden, blank, odd-space or bidi code point, a stack of marks, or an unisolated right-to-left run", () => {
     fc.assert(
-      fc.property(value, value, (a, b) => {
-        expect(UNSAFE.test(renderConfirm("{a} then {b}", { a, b }))).toBe(false);
+      fc.property(value, (a) => {
+        const { inner, isolated } = shownValue(renderConfirm("[{a}]", { a }));
+        const points = codePoints(inner);
+        let marks = 0;
+        let previous: string | undefined;
+        for (const point of points) {
+          const presentation = (point === "\uFE0E" || point === "\uFE0F") && previous !== undefined && !MARK.test(previous) && !HIDDEN.test(previous) && previous !== "\uFFFD";
+          if (!presentation) expect(HIDDEN.test(point), `U+${point.codePointAt(0)?.toString(16)}`).toBe(false);
+          expect(ODD_SPACE.test(point)).toBe(false);
+          marks = MARK.test(point) ? marks + 1 : 0;
+          expect(marks).toBeLessThanOrEqual(3);
+          previous = point;
+        }
+        if (points.length > 0) expect(MARK.test(points[0] as string)).toBe(false);
+        expect(isolated).toBe(RIGHT_TO_LEFT.test(inner));
+        expect(points.length).toBeLessThanOrEqual(120);
       }),
+      { numRuns: 500 },
     );
   });
 
-  it("keeps every other character, one for one, bounded to 120 code points", () => {
+  it("keeps plain text exactly as given, bounded to 120 code points with U+2026 showing the cut", () => {
+    const plain = fc
+      .array(
+        fc.oneof(
+          fc.integer({ min: 0x20, max: 0x7e }).map((point) => String.fromCodePoint(point)),
+          fc.constantFrom("é", "ß", "ж", "中", "\u{1F600}", "ü", "ñ"),
+        ),
+        { maxLength: 200 },
+      )
+      .map((points) => points.join(""));
     fc.assert(
-      fc.property(value, (a) => {
+      fc.property(plain, (a) => {
         const input = codePoints(a);
         const output = codePoints(renderConfirm("{a}", { a }));
-        expect(output.length).toBe(Math.min(input.length, 120));
-        const kept = input.length > 120 ? 119 : input.length;
-        for (let index = 0; index < kept; index++) {
-          const original = input[index] as string;
-          expect(output[index]).toBe(UNSAFE.test(original) ? "\uFFFD" : original);
-        }
-        if (input.length > 120) expect(output[119]).toBe("\u2026");
+        if (input.length <= 120) expect(output.join("")).toBe(a);
+        else expect(output).toEqual([...input.slice(0, 119), "\u2026"]);
       }),
     );
   });
@@ -110,6 +157,16 @@ describe("renderConfirm properties", () => {
     fc.assert(
       fc.property(value, value, (a, b) => {
         expect(renderConfirm("{a}|{b}", { a, b })).toBe(`${renderConfirm("{a}", { a })}|${renderConfirm("{b}", { b })}`);
+      }),
+    );
+  });
+
+  it("never lets a control, format, separator or lone surrogate character of a value through, except its own isolates", () => {
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        const line = renderConfirm("{a} then {b}", { a, b }).replace(/\u2068|\u2069/gu, "");
+        const rest = line.replace(/(?<=[^\p{M}\uFFFD])[\uFE0E\uFE0F]/gu, "");
+        expect(UNSAFE.test(rest)).toBe(false);
       }),
     );
   });

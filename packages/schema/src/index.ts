@@ -21,3 +21,4 @@ export { splitTemplate, placeholderNames, type TemplatePart } from "./placeholde
 export { canonicalJson } from "./canonical-json.js";
 export { EXECUTOR_OWNED_HEADERS } from "./headers.js";
 export { manifestJsonSchema, MANIFEST_SCHEMA_ID } from "./json-schema.js";
+export { plainTextProblem } from "./plain-text.js";

@@ -4,6 +4,7 @@ import { dotPathProblem } from "./dot-path.js";
 import { headerNameProblem, headerValueProblem } from "./headers.js";
 import { parsePathTemplate } from "./path-template.js";
 import { placeholderNames } from "./placeholders.js";
+import { plainTextProblem } from "./plain-text.js";
 
 const ID = /^[a-z][a-z0-9-]*$/;
 const OP_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
@@ -21,11 +22,10 @@ function check<T>(problem: (value: T) => string | undefined) {
   };
 }
 
-const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((value) => value.trim().length > 0, "must not be empty");
+/** Text a person reads (names, labels, confirm lines, help): plain, see `plainTextProblem`. */
+const plainText = (max: number) => z.string().max(max).superRefine(check(plainTextProblem));
+
+const text = (max: number) => plainText(max).refine((value) => value.trim().length > 0, "must not be empty");
 
 const httpsUrl = z
   .string()
@@ -45,7 +45,7 @@ const dotPath = z.string().superRefine(check(dotPathProblem));
 
 export const argSchema = z.strictObject({
   required: z.boolean().optional(),
-  description: z.string().max(500).optional(),
+  description: plainText(500).optional(),
   max_length: z.number().int().min(1).max(MAX_MAX_LENGTH).optional(),
   pattern: z
     .string()
@@ -121,8 +121,19 @@ export const operationSchema = z
       }
     }
     if (operation.confirm !== undefined) {
-      for (const name of placeholderNames(operation.confirm)) {
+      const shown = new Set(placeholderNames(operation.confirm));
+      for (const name of shown) {
         if (args[name] === undefined) issue(["confirm"], `placeholder {${name}} names no declared arg`);
+      }
+      if (operation.access === "write") {
+        for (const [name, arg] of Object.entries(args)) {
+          if (arg.required === true && !shown.has(name)) {
+            issue(
+              ["confirm"],
+              `leaves out the required arg {${name}}: a write's confirm line must show every required value it sends, so the member sees what they approve (add {${name}} to the line)`,
+            );
+          }
+        }
       }
     }
     if (operation.body_json !== undefined) {

@@ -47,7 +47,7 @@ export const exampleManifest = {
       confirm: "Create “{title}”?",
       pick: { fields: ["id"] },
     },
-    { id: "items.update", label, access: "write", method: "PATCH", path: "/items/{id}", args: { id: { required: true }, title: { required: true } }, body_json: { title: "{title}" }, confirm: "Rename {id}?" },
+    { id: "items.update", label, access: "write", method: "PATCH", path: "/items/{id}", args: { id: { required: true }, title: { required: true } }, body_json: { title: "{title}" }, confirm: "Rename {id} to {title}?" },
     { id: "items.replace", label, access: "write", method: "PUT", path: "/items/{id}", args: { id: { required: true } }, confirm: "Replace {id}?" },
     { id: "items.delete", label, access: "write", method: "DELETE", path: "/items/{id}", args: { id: { required: true } }, confirm: "Delete {id}?" },
     { id: "graph.query", label, access: "read", method: "POST", path: "/graphql", body_json: { query: "{ viewer { id } }" }, pick: { root: "data" } },
