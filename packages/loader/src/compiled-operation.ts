@@ -12,7 +12,9 @@ import {
 } from "@eleven-integrations/schema";
 import { compileArgs, type CompiledArg } from "./compile-args.js";
 import { compileBody } from "./compile-body.js";
+import { compilePaging, type CompiledPaging } from "./compile-paging.js";
 import { compilePick, type PickAccessor } from "./compile-pick.js";
+import type { CompiledProviderErrors } from "./compile-provider-errors.js";
 
 /** An op ready to run: every template parsed once, at load. */
 export interface CompiledOperation {
@@ -42,11 +44,15 @@ export interface CompiledOperation {
   readonly confirmParts: readonly TemplatePart[] | undefined;
   /** Projects a parsed response body; throws PickError past the depth bound. */
   readonly pick: PickAccessor | undefined;
+  /** The integration's error dialect (shared by its ops), or undefined: then only the HTTP status says an answer failed. */
+  readonly errors: CompiledProviderErrors | undefined;
+  /** How this op pages, or undefined for an op that returns one answer. */
+  readonly paging: CompiledPaging | undefined;
   /** The op as written in the manifest. */
   readonly operation: Operation;
 }
 
-export function compileOperation(manifest: Manifest, operation: Operation): CompiledOperation {
+export function compileOperation(manifest: Manifest, operation: Operation, errors?: CompiledProviderErrors): CompiledOperation {
   const template = parsePathTemplate(operation.path);
   if (!template.ok) throw new Error(`unreachable: ${manifest.id} ${operation.id} path passed the schema`);
   const base = new URL(manifest.auth.base);
@@ -68,6 +74,8 @@ export function compileOperation(manifest: Manifest, operation: Operation): Comp
     confirm: operation.confirm,
     confirmParts: operation.confirm === undefined ? undefined : Object.freeze(splitTemplate(operation.confirm)),
     pick: operation.pick === undefined ? undefined : compilePick(operation.pick),
+    errors,
+    paging: operation.page === undefined ? undefined : compilePaging(operation.page),
     operation,
   });
 }

@@ -6,3 +6,6 @@ export type { Catalog, CatalogEntry } from "./catalog.js";
 export type { CompiledOperation } from "./compiled-operation.js";
 export type { CompiledArg } from "./compile-args.js";
 export { compilePick, PickError, MAX_PICK_DEPTH, type PickAccessor } from "./compile-pick.js";
+export type { CompiledProviderErrors } from "./compile-provider-errors.js";
+export type { CompiledPaging } from "./compile-paging.js";
+export { compileLookup, type Lookup } from "./compile-lookup.js";

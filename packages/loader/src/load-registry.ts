@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { canonicalJson, parseManifest, type Manifest } from "@eleven-integrations/schema";
 import type { Catalog } from "./catalog.js";
 import { compileOperation, type CompiledOperation } from "./compiled-operation.js";
+import { compileProviderErrors } from "./compile-provider-errors.js";
 import { manifestContent, sha256Hex } from "./manifest-hash.js";
 import { RegistryError, type RegistryIssue } from "./registry-error.js";
 import type { Registry } from "./registry.js";
@@ -60,7 +61,10 @@ function createRegistry(loaded: Manifest[]): Registry {
   const canonical = manifests.map((manifest) => canonicalJson(manifestContent(manifest)));
   const hashes = new Map(manifests.map((manifest, index) => [manifest.id, sha256Hex(canonical[index] as string)]));
   const operations = new Map<string, Map<string, CompiledOperation>>(
-    manifests.map((manifest) => [manifest.id, new Map(manifest.ops.map((op) => [op.id, compileOperation(manifest, op)]))]),
+    manifests.map((manifest) => {
+      const errors = manifest.errors === undefined ? undefined : compileProviderErrors(manifest.errors);
+      return [manifest.id, new Map(manifest.ops.map((op) => [op.id, compileOperation(manifest, op, errors)]))];
+    }),
   );
   const hash = sha256Hex(`[${canonical.join(",")}]`);
   const catalog: Catalog = deepFreeze({

@@ -15,6 +15,8 @@ export {
   type Method,
   type JsonValue,
 } from "./manifest-schema.js";
+export { pagingSchema, type Paging } from "./paging.js";
+export { providerErrorsSchema, failedWhenSchema, MAPPABLE_ERROR_CODES, type ProviderErrors, type FailedWhen, type MappableErrorCode } from "./provider-errors.js";
 export { parseManifest, formatJsonPath, type ManifestIssue, type ParseManifestResult } from "./parse-manifest.js";
 export { parsePathTemplate, type PathTemplate, type PathSegment, type QueryPair } from "./path-template.js";
 export { splitTemplate, placeholderNames, type TemplatePart } from "./placeholders.js";

@@ -3,8 +3,10 @@ import { baseUrlProblem } from "./base-url.js";
 import { dotPathProblem } from "./dot-path.js";
 import { headerNameProblem, headerValueProblem } from "./headers.js";
 import { parsePathTemplate } from "./path-template.js";
+import { pagingSchema } from "./paging.js";
 import { placeholderNames } from "./placeholders.js";
 import { plainTextProblem } from "./plain-text.js";
+import { providerErrorsSchema } from "./provider-errors.js";
 
 const ID = /^[a-z][a-z0-9-]*$/;
 const OP_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
@@ -96,6 +98,7 @@ export const operationSchema = z
      */
     destructive: z.boolean().optional(),
     pick: pickSchema.optional(),
+    page: pagingSchema.optional(),
   })
   .superRefine((operation, context) => {
     const args = operation.args ?? {};
@@ -143,6 +146,7 @@ export const operationSchema = z
         }
       });
     }
+    if (operation.page !== undefined) pagingProblems(operation, template.ok ? template.template.query : [], issue);
     for (const [name, arg] of Object.entries(args)) {
       const maxLength = arg.max_length ?? DEFAULT_MAX_LENGTH;
       arg.enum?.forEach((value, index) => {
@@ -192,6 +196,7 @@ export const manifestSchema = z
     name: text(80),
     category: text(40),
     auth: authSchema,
+    errors: providerErrorsSchema.optional(),
     ops: z.array(operationSchema).min(1, "needs at least one op"),
   })
   .superRefine((manifest, context) => {
@@ -212,6 +217,29 @@ export type Pick = z.infer<typeof pickSchema>;
 export type Access = Operation["access"];
 export type Method = Operation["method"];
 export type JsonValue = z.infer<typeof z.json>;
+
+/** The cursor arg of a paging op is one of its optional args, placed in a query value or a body leaf; only reads page. */
+function pagingProblems(
+  operation: { access: string; args?: Record<string, { required?: boolean | undefined }> | undefined; page?: { arg: string } | undefined; body_json?: unknown },
+  query: readonly { value: { kind: string; name?: string } }[],
+  issue: (path: PropertyKey[], message: string) => void,
+): void {
+  const name = operation.page?.arg as string;
+  if (operation.access !== "read") issue(["page"], "only a read op pages");
+  const arg = operation.args?.[name];
+  if (arg === undefined) {
+    issue(["page", "arg"], `names no declared arg ("${name}")`);
+    return;
+  }
+  if (arg.required === true) issue(["args", name, "required"], `carries the page cursor, so it must be optional (the first page has none)`);
+  let placed = query.some((pair) => pair.value.kind === "arg" && pair.value.name === name);
+  if (!placed && operation.body_json !== undefined) {
+    forEachStringLeaf(operation.body_json, [], (leaf) => {
+      if (leaf === `{${name}}`) placed = true;
+    });
+  }
+  if (!placed) issue(["page", "arg"], `{${name}} must fill a query value or a whole body leaf, where the cursor is sent`);
+}
 
 function forEachStringLeaf(value: unknown, path: PropertyKey[], visit: (leaf: string, path: PropertyKey[]) => void): void {
   if (typeof value === "string") visit(value, path);

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { dotPathProblem } from "./dot-path.js";
+
+const ARG_NAME = /^[a-z][a-z0-9_]*$/;
+/** A query key as the provider writes it: URL-safe, brackets allowed (`page[after]`). */
+const QUERY_KEY = /^[A-Za-z0-9_.~[\]-]{1,64}$/;
+
+const dotPath = z.string().superRefine((value, context) => {
+  const problem = dotPathProblem(value);
+  if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+});
+const arg = z.string().regex(ARG_NAME, "must name one of the op's args");
+
+/**
+ * How a list op pages. `arg` is the op's (optional) arg that carries the cursor; the
+ * next cursor comes from
+ * - `link`: the `Link` header's rel="next" URL, its `query_key` value, only when that URL
+ *   has the request's origin and path (GitHub, GitLab, Gandi);
+ * - `body`: the value at `cursor` in the answer, when it is a non-empty string or a number
+ *   and (with `more`) the value at `more` is `true` (Slack, Notion, Google, Linear, Todoist);
+ * - `last_item`: the `key` of the last item of the array at `items` (the body itself when
+ *   absent), when the value at `more` is `true` (Stripe).
+ * Paths are read in the raw answer, before `pick`.
+ */
+export const pagingSchema = z.discriminatedUnion("from", [
+  z.strictObject({ from: z.literal("link"), arg, query_key: z.string().regex(QUERY_KEY, "must be a URL query key") }),
+  z.strictObject({ from: z.literal("body"), arg, cursor: dotPath, more: dotPath.optional() }),
+  z.strictObject({ from: z.literal("last_item"), arg, items: dotPath.optional(), key: dotPath, more: dotPath }),
+]);
+
+export type Paging = z.infer<typeof pagingSchema>;
