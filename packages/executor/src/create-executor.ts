@@ -9,6 +9,7 @@ import { failure, type FailureContext } from "./failure.js";
 import { fitResult } from "./fit-result.js";
 import { createHardenedDispatcher } from "./hardened-dispatcher.js";
 import { resolveLimits, type ExecutorLimits, type ResolvedLimits } from "./limits.js";
+import { PageSigner } from "./page-token.js";
 import { prepareRequest } from "./prepare-request.js";
 import { runWithRetries } from "./run-with-retries.js";
 import { sendOnce } from "./send-once.js";
@@ -23,6 +24,12 @@ export interface RunRequest {
   readonly args?: Readonly<Record<string, string>>;
   /** The member's token; it is sent only in `authorization`, only to the manifest's origin. */
   readonly credential: { readonly token: string };
+  /**
+   * A `next_page` from an earlier run of the same op with the same args: runs the next page.
+   * A page made for another op, other args, another manifest version or another executor's
+   * key, or changed in any way, is `invalid_args` and nothing is sent.
+   */
+  readonly page?: string | undefined;
 }
 
 export interface ExecutorOptions {
@@ -34,6 +41,12 @@ export interface ExecutorOptions {
    */
   readonly dispatcher?: Dispatcher | undefined;
   readonly limits?: ExecutorLimits | undefined;
+  /**
+   * The key (at least 32 bytes) that binds `next_page` tokens to their op and args. Leave it
+   * out for a random key per executor (pages then do not survive a restart); executors that
+   * must accept each other's pages (several sidecars of one bot) share one.
+   */
+  readonly pageKey?: Uint8Array | undefined;
 }
 
 export interface Executor {
@@ -53,6 +66,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const limits: ResolvedLimits = resolveLimits(options.limits);
   const budget = new ByteBudget(limits.maxBufferedBytes, limits.maxResponseBytes);
   const contexts = new Map<string, FailureContext>();
+  const pages = new PageSigner(options.pageKey);
   let ownDispatcher: Dispatcher | undefined;
   const dispatcher = (): Dispatcher => options.dispatcher ?? (ownDispatcher ??= createHardenedDispatcher());
 
@@ -70,12 +84,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
   };
 
   const validate = (request: Omit<RunRequest, "credential">): ErrorEnvelope | null => {
-    const prepared = prepareRequest(registry, request, contextOf);
+    const prepared = prepareRequest(registry, request, contextOf, pages);
     return prepared.ok ? null : prepared.envelope;
   };
 
   const run = async (request: RunRequest): Promise<Envelope> => {
-    const prepared = prepareRequest(registry, request, contextOf);
+    const prepared = prepareRequest(registry, request, contextOf, pages);
     if (!prepared.ok) return prepared.envelope;
     const { name, operation, context } = prepared.request;
     const credential = credentialToken(request.credential);
@@ -84,7 +98,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const headers = buildHeaders(operation, credential.token, prepared.request.body);
     const deadline = new Deadline(limits.timeoutMs);
     try {
-      const attempt = { dispatcher: dispatcher(), headers, deadline, budget, maxResponseBytes: limits.maxResponseBytes };
+      const attempt = { dispatcher: dispatcher(), headers, deadline, budget, maxResponseBytes: limits.maxResponseBytes, pages };
       const envelope = await runWithRetries(operation, limits.retries, deadline, () => sendOnce(prepared.request, attempt));
       return fitResult(envelope, limits.maxResultBytes, context);
     } finally {

@@ -22,6 +22,17 @@ export interface OkEnvelope {
   readonly http_status: number;
   /** The picked result, the parsed JSON body, or the body as text; `null` for an empty body. */
   readonly data: unknown;
+  /**
+   * Present exactly when the provider says there is more: an opaque token (at most 1 KiB)
+   * that `run({ ..., page })` takes, with the same args, for the next page.
+   */
+  readonly next_page?: string;
+}
+
+/** The provider's own error code and message, as its answer gave them, cleaned and at most 300 characters each. */
+export interface ProviderDetails {
+  readonly code?: string;
+  readonly message?: string;
 }
 
 export interface EnvelopeError {
@@ -30,6 +41,8 @@ export interface EnvelopeError {
   readonly message: string;
   readonly http_status?: number;
   readonly retry_after_s?: number;
+  /** The provider's own words, from the places the manifest's `errors` declares. */
+  readonly provider?: ProviderDetails;
   /** What a person can do about it. */
   readonly next_action: string;
 }
@@ -49,8 +62,10 @@ export interface RunName {
   readonly op: string;
 }
 
-export function okEnvelope(name: RunName, httpStatus: number, data: unknown): OkEnvelope {
-  return { status: "ok", integration: name.integration, op: name.op, http_status: httpStatus, data };
+export function okEnvelope(name: RunName, httpStatus: number, data: unknown, nextPage?: string): OkEnvelope {
+  return nextPage === undefined
+    ? { status: "ok", integration: name.integration, op: name.op, http_status: httpStatus, data }
+    : { status: "ok", integration: name.integration, op: name.op, http_status: httpStatus, data, next_page: nextPage };
 }
 
 export function errorEnvelope(name: RunName, error: EnvelopeError): ErrorEnvelope {

@@ -1,5 +1,7 @@
 export { createExecutor, type Executor, type ExecutorOptions, type RunRequest } from "./create-executor.js";
-export type { Envelope, OkEnvelope, ErrorEnvelope, EnvelopeError, ErrorCode } from "./envelope.js";
+export type { Envelope, OkEnvelope, ErrorEnvelope, EnvelopeError, ErrorCode, ProviderDetails } from "./envelope.js";
+export { MAX_PAGE_TOKEN_LENGTH } from "./page-token.js";
+export { MAX_PROVIDER_TEXT } from "./clean-provider-text.js";
 export { DEFAULT_LIMITS, type ExecutorLimits } from "./limits.js";
 export { createHardenedDispatcher, type HardenedDispatcherOptions } from "./hardened-dispatcher.js";
 export { isPublicAddress } from "./is-public-address.js";

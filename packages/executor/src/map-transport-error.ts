@@ -22,7 +22,8 @@ export function mapTransportError(error: unknown, deadlineExpired: boolean, time
     return { error: failure("timeout", `${context.service} did not answer within ${timeoutMs} ms`, context), retryable: false };
   }
   if (AddressRefusedError.isInstance(error)) {
-    return { error: failure("network_error", `refused to connect: ${error.message}`, context), retryable: false };
+    // The address is never named: it can be an internal address the host resolved to.
+    return { error: failure("network_error", `refused to connect: ${context.host} resolved to an address that is not public`, context), retryable: false };
   }
   if (code !== undefined && DNS_CODES.has(code)) {
     return { error: failure("network_error", `${context.host} could not be resolved (${code})`, context), retryable: false };

@@ -4,6 +4,7 @@ import { buildUrl } from "./build-url.js";
 import { checkArgs } from "./check-args.js";
 import { errorEnvelope, type ErrorEnvelope, type RunName } from "./envelope.js";
 import { failure, type FailureContext } from "./failure.js";
+import type { PageSigner } from "./page-token.js";
 import { renderBody, type RenderedBody } from "./render-body.js";
 
 /** How much of an unknown integration or op name an envelope echoes back. */
@@ -17,6 +18,10 @@ export interface PreparedRequest {
   /** Path and query, appended to `operation.origin`. */
   readonly path: string;
   readonly body: RenderedBody | undefined;
+  /** The checked args, the page's cursor included; what a next page is bound to. */
+  readonly args: Readonly<Record<string, string>>;
+  /** The hash of the manifest the op comes from; a page token is bound to it. */
+  readonly manifestHash: string;
 }
 
 export type PrepareResult = { readonly ok: true; readonly request: PreparedRequest } | { readonly ok: false; readonly envelope: ErrorEnvelope };
@@ -26,8 +31,9 @@ export function prepareRequest(
   registry: Registry,
   input: unknown,
   contextOf: (integration: string) => FailureContext,
+  pages: PageSigner,
 ): PrepareResult {
-  const request: { integration?: unknown; op?: unknown; args?: unknown } = input !== null && typeof input === "object" ? input : {};
+  const request: { integration?: unknown; op?: unknown; args?: unknown; page?: unknown } = input !== null && typeof input === "object" ? input : {};
   const name: RunName = { integration: echo(request.integration), op: echo(request.op) };
   const integration = typeof request.integration === "string" ? request.integration : undefined;
   if (integration === undefined || registry.get(integration) === undefined) {
@@ -38,11 +44,23 @@ export function prepareRequest(
   if (operation === undefined) {
     return refuse(name, failure("unknown_op", `${context.service} has no operation named "${name.op}"`, context));
   }
-  const args = checkArgs(operation, request.args);
+  let args = checkArgs(operation, request.args);
   if (!args.ok) return refuse(name, failure("invalid_args", describeArgProblems(args.problems), context));
+  const manifestHash = registry.manifestHash(integration) ?? "";
+  if (request.page !== undefined) {
+    const paging = operation.paging;
+    if (paging === undefined) return refuse(name, failure("invalid_args", `${context.service} ${operation.id} does not page, so it takes no page`, context));
+    const binding = { integration, op: operation.id, manifestHash, args: args.values, cursorArg: paging.arg };
+    const opened = pages.open(request.page, binding);
+    if (!opened.ok) return refuse(name, failure("invalid_args", opened.message, context));
+    // The cursor is an arg like any other: its declared bounds apply, and it is escaped where it is placed.
+    const withCursor = checkArgs(operation, { ...args.values, [paging.arg]: opened.cursor });
+    if (!withCursor.ok) return refuse(name, failure("invalid_args", `the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`, context));
+    args = withCursor;
+  }
   const url = buildUrl(operation, args.values);
   if (!url.ok) return refuse(name, failure("invalid_args", describeArgProblems(url.problems), context));
-  return { ok: true, request: { name, operation, context, path: url.path, body: renderBody(operation, args.values) } };
+  return { ok: true, request: { name, operation, context, path: url.path, body: renderBody(operation, args.values), args: args.values, manifestHash } };
 }
 
 function refuse(name: RunName, error: ErrorEnvelope["error"]): PrepareResult {

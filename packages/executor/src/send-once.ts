@@ -3,7 +3,10 @@ import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import type { ByteBudget } from "./byte-budget.js";
 import type { Deadline } from "./deadline.js";
-import { decodeBody } from "./decode-body.js";
+import { parseBody, parseErrorBody, projectBody } from "./decode-body.js";
+import { cursorFromLink } from "./link-cursor.js";
+import type { PageSigner } from "./page-token.js";
+import { failureIn2xx, withProviderDetails } from "./provider-failure.js";
 import { errorEnvelope, okEnvelope, type Envelope, type EnvelopeError } from "./envelope.js";
 import { failure } from "./failure.js";
 import { mapStatus } from "./map-status.js";
@@ -16,6 +19,8 @@ import { parseRetryAfter } from "./retry-after.js";
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 /** How much of an error answer is drained so its connection can be reused; past it the connection closes. */
 const DRAIN_LIMIT = 64 * 1024;
+/** How much of an error answer is read for the provider's words, when the manifest says where they are. */
+const ERROR_BODY_LIMIT = 64 * 1024;
 
 export interface AttemptOutcome {
   readonly envelope: Envelope;
@@ -31,6 +36,7 @@ export interface AttemptOptions {
   readonly deadline: Deadline;
   readonly budget: ByteBudget;
   readonly maxResponseBytes: number;
+  readonly pages: PageSigner;
 }
 
 /** Sends the request once to the op's origin and turns whatever happens into an outcome. */
@@ -61,8 +67,14 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
   const { statusCode, headers, body } = response;
 
   if (statusCode < 200 || statusCode >= 300) {
-    drain(body);
-    const outcome = fail(mapStatus(statusCode, headers, context, Date.now()), RETRYABLE_STATUSES.has(statusCode));
+    let error = mapStatus(statusCode, headers, context, Date.now());
+    if (statusCode >= 400 && operation.errors?.readsDetails === true) {
+      const errorBody = await readErrorBody(body, headers, options);
+      error = withProviderDetails(error, operation.errors, headers, errorBody, context, Date.now());
+    } else {
+      drain(body);
+    }
+    const outcome = fail(error, RETRYABLE_STATUSES.has(statusCode));
     const retryAfter = parseRetryAfter(headers["retry-after"], Date.now());
     return retryAfter === undefined ? outcome : { ...outcome, retryAfterMs: retryAfter * 1000 };
   }
@@ -83,11 +95,52 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
   try {
     const read = await readBody(body, limit, reader, deadline.signal);
     if (!read.ok) return fail(tooLarge(read.bytesRead, options.maxResponseBytes, request, statusCode));
-    const decoded = decodeBody(read.bytes, single(headers["content-type"]), operation.pick);
-    if (!decoded.ok) return fail(failure("bad_response", `${context.service} answered ${statusCode}, but ${decoded.message}`, context, { http_status: statusCode }));
-    return { envelope: okEnvelope(name, statusCode, decoded.data), retryable: false };
+    const parsed = parseBody(read.bytes, single(headers["content-type"]), operation.pick !== undefined);
+    const badResponse = (message: string) => fail(failure("bad_response", `${context.service} answered ${statusCode}, but ${message}`, context, { http_status: statusCode }));
+    if (!parsed.ok) return badResponse(parsed.message);
+    const json = parsed.kind === "json" ? parsed.value : undefined;
+    if (json !== undefined && operation.errors?.detectsFailure === true && operation.errors.failed(json)) {
+      return fail(failureIn2xx(operation.errors, statusCode, headers, json, context, Date.now()));
+    }
+    let nextPage: string | undefined;
+    const paging = operation.paging;
+    if (paging !== undefined) {
+      const cursor =
+        paging.linkQueryKey !== undefined
+          ? cursorFromLink(headers.link, operation.origin + request.path, paging.linkQueryKey)
+          : json === undefined
+            ? undefined
+            : paging.cursorFromBody?.(json);
+      if (cursor !== undefined) {
+        const binding = { integration: operation.integration, op: operation.id, manifestHash: request.manifestHash, args: request.args, cursorArg: paging.arg };
+        nextPage = options.pages.issue(binding, cursor);
+        if (nextPage === undefined) return badResponse("its cursor for the next page is too long to carry");
+      }
+    }
+    const projected = projectBody(parsed, operation.pick);
+    if (!projected.ok) return badResponse(projected.message);
+    return { envelope: okEnvelope(name, statusCode, projected.data, nextPage), retryable: false };
   } catch (error) {
     return transportFailure(error);
+  } finally {
+    reader.close();
+  }
+}
+
+/** An error answer's parsed body (up to 64 KiB, within the deadline and the byte budget), or undefined. */
+async function readErrorBody(body: Readable, headers: IncomingHttpHeaders, options: AttemptOptions): Promise<unknown> {
+  const length = contentLength(headers);
+  const limit = Math.min(ERROR_BODY_LIMIT, options.maxResponseBytes);
+  if (length !== undefined && length > limit) {
+    drain(body);
+    return undefined;
+  }
+  const reader = options.budget.open(length ?? limit);
+  try {
+    const read = await readBody(body, limit, reader, options.deadline.signal);
+    return read.ok ? parseErrorBody(read.bytes) : undefined;
+  } catch {
+    return undefined;
   } finally {
     reader.close();
   }

@@ -1,0 +1,53 @@
+/** The longest `Link` header read; past it, no next page is taken from it. */
+const MAX_LINK_HEADER = 16 * 1024;
+
+/**
+ * The cursor in a `Link` header's rel="next" URL: the value of `queryKey` only, and only
+ * when that URL (resolved against the request's) has the request's origin and path.
+ * A link elsewhere, to another path, or without the key gives no cursor.
+ */
+export function cursorFromLink(header: string | string[] | undefined, requestUrl: string, queryKey: string): string | undefined {
+  const value = Array.isArray(header) ? header.join(", ") : header;
+  if (value === undefined || value.length > MAX_LINK_HEADER) return undefined;
+  const target = nextTarget(value);
+  if (target === undefined) return undefined;
+  let next: URL;
+  let request: URL;
+  try {
+    request = new URL(requestUrl);
+    next = new URL(target, request);
+  } catch {
+    return undefined;
+  }
+  if (next.origin !== request.origin || next.pathname !== request.pathname || next.username !== "" || next.password !== "") return undefined;
+  const cursor = next.searchParams.get(queryKey);
+  return cursor === null || cursor === "" ? undefined : cursor;
+}
+
+/** The target of the first link whose `rel` names `next` (RFC 8288), scanned in one pass. */
+function nextTarget(header: string): string | undefined {
+  let index = 0;
+  while (index < header.length) {
+    const open = header.indexOf("<", index);
+    if (open === -1) return undefined;
+    const close = header.indexOf(">", open + 1);
+    if (close === -1) return undefined;
+    const target = header.slice(open + 1, close);
+    // Parameters run to the next "<" that starts another link (quoted values hold no "<" in practice).
+    const nextOpen = header.indexOf("<", close + 1);
+    const parameters = header.slice(close + 1, nextOpen === -1 ? header.length : nextOpen);
+    if (relIsNext(parameters)) return target.trim();
+    index = nextOpen === -1 ? header.length : nextOpen;
+  }
+  return undefined;
+}
+
+function relIsNext(parameters: string): boolean {
+  for (const parameter of parameters.split(";")) {
+    const equals = parameter.indexOf("=");
+    if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== "rel") continue;
+    const relations = parameter.slice(equals + 1).replace(/,\s*$/, "").trim().replace(/^"|"$/g, "");
+    if (relations.toLowerCase().split(/\s+/).includes("next")) return true;
+  }
+  return false;
+}

@@ -1,0 +1,90 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { canonicalJson } from "@eleven-integrations/schema";
+
+/** The longest `next_page` handed out: the envelope carries at most 1 KiB. */
+export const MAX_PAGE_TOKEN_LENGTH = 1024;
+const PREFIX = "ep1.";
+const CONTEXT = "eleven.page.v1";
+const MAC_LENGTH = 32;
+/** The longest cursor a token can carry: what is left of 1 KiB after the prefix, the separator and the MAC. */
+export const MAX_CURSOR_BYTES = Math.floor(((MAX_PAGE_TOKEN_LENGTH - PREFIX.length - 1 - Math.ceil((MAC_LENGTH * 4) / 3)) * 3) / 4);
+
+/** What a page token is bound to: one op of one manifest, one set of args (the cursor arg left out). */
+export interface PageBinding {
+  readonly integration: string;
+  readonly op: string;
+  readonly manifestHash: string;
+  readonly args: Readonly<Record<string, string>>;
+  readonly cursorArg: string;
+}
+
+export type OpenPageResult = { readonly ok: true; readonly cursor: string } | { readonly ok: false; readonly message: string };
+
+/**
+ * Page tokens: `ep1.<cursor, base64url>.<HMAC-SHA256, base64url>`. The MAC, under a key
+ * only this executor (or the executors sharing its `pageKey`) holds, covers the
+ * integration, the op, the manifest's hash, a SHA-256 of the RFC 8785 JSON of the args
+ * (without the cursor arg) and the cursor, each length-prefixed, so a token made for
+ * another op, other args or another manifest version, or changed by one byte, is refused.
+ */
+export class PageSigner {
+  readonly #key: Buffer;
+
+  constructor(key?: Uint8Array) {
+    if (key !== undefined && key.length < 32) throw new TypeError("pageKey must be at least 32 bytes");
+    this.#key = key === undefined ? randomBytes(32) : Buffer.from(key);
+  }
+
+  /** A token for the next page, or undefined when the cursor is too long to carry. */
+  issue(binding: PageBinding, cursor: string): string | undefined {
+    const bytes = Buffer.from(cursor, "utf8");
+    if (bytes.length > MAX_CURSOR_BYTES || bytes.length === 0) return undefined;
+    return `${PREFIX}${bytes.toString("base64url")}.${this.#mac(binding, bytes).toString("base64url")}`;
+  }
+
+  open(token: unknown, binding: PageBinding): OpenPageResult {
+    if (typeof token !== "string" || token.length > MAX_PAGE_TOKEN_LENGTH || !token.startsWith(PREFIX)) {
+      return { ok: false, message: "page is not a page token this executor made" };
+    }
+    const parts = token.slice(PREFIX.length).split(".");
+    const [cursorPart, macPart] = parts;
+    if (parts.length !== 2 || cursorPart === undefined || macPart === undefined || !isBase64url(cursorPart) || !isBase64url(macPart)) {
+      return { ok: false, message: "page is not a page token this executor made" };
+    }
+    const bytes = Buffer.from(cursorPart, "base64url");
+    const mac = Buffer.from(macPart, "base64url");
+    // Canonical base64url only, so a token has exactly one spelling.
+    if (bytes.toString("base64url") !== cursorPart || mac.length !== MAC_LENGTH || mac.toString("base64url") !== macPart) {
+      return { ok: false, message: "page is not a page token this executor made" };
+    }
+    if (!timingSafeEqual(mac, this.#mac(binding, bytes))) {
+      return { ok: false, message: "page was made for another operation, other args or an older manifest, or was changed" };
+    }
+    return { ok: true, cursor: bytes.toString("utf8") };
+  }
+
+  #mac(binding: PageBinding, cursor: Buffer): Buffer {
+    const hmac = createHmac("sha256", this.#key);
+    for (const field of [CONTEXT, binding.integration, binding.op, binding.manifestHash, argsDigest(binding.args, binding.cursorArg)]) {
+      const bytes = Buffer.from(field, "utf8");
+      hmac.update(lengthPrefix(bytes.length)).update(bytes);
+    }
+    return hmac.update(lengthPrefix(cursor.length)).update(cursor).digest();
+  }
+}
+
+function argsDigest(args: Readonly<Record<string, string>>, cursorArg: string): string {
+  const bound: Record<string, string> = {};
+  for (const [name, value] of Object.entries(args)) if (name !== cursorArg) bound[name] = value;
+  return createHash("sha256").update(canonicalJson(bound)).digest("hex");
+}
+
+function lengthPrefix(length: number): Buffer {
+  const prefix = Buffer.alloc(4);
+  prefix.writeUInt32BE(length);
+  return prefix;
+}
+
+function isBase64url(text: string): boolean {
+  return /^[A-Za-z0-9_-]+$/.test(text);
+}
