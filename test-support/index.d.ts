@@ -18,3 +18,20 @@ export function createTestCertificates(hosts: readonly string[]): Promise<TestCe
  * with ENOTFOUND, so nothing leaves the machine.
  */
 export function createLoopbackDispatcher(ca: string, routes: ReadonlyMap<string, number> | Readonly<Record<string, number>>): Dispatcher;
+
+/** A real redis-server on 127.0.0.1, in its own temporary folder. */
+export interface TestRedisServer {
+  readonly port: number;
+  /** `redis://127.0.0.1:<port>` */
+  readonly url: string;
+  /** Kills the server (SIGKILL, like a crash); `start()` brings it back, empty, on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it for good and removes its folder. */
+  close(): Promise<void>;
+}
+
+/** Starts redis-server on a free loopback port, installing it with apt-get when it is missing. */
+export function startRedisServer(): Promise<TestRedisServer>;
+/** The path of redis-server, installed with apt-get when missing. */
+export function ensureRedisServer(): string;

@@ -41,3 +41,5 @@ export function createLoopbackDispatcher(ca, routes) {
     },
   });
 }
+
+export { startRedisServer, ensureRedisServer } from "./redis.js";

@@ -2,11 +2,13 @@ import type { Envelope } from "@eleven-integrations/executor";
 import type { ConfirmDetail } from "@eleven-integrations/grants";
 
 /** Refusals the sidecar adds to the executor's codes. */
-export type RefusalCode = "grant_expired" | "grant_invalid" | "access_denied" | "confirmation_invalid";
+export type RefusalCode = "grant_expired" | "grant_invalid" | "access_denied" | "confirmation_invalid" | "rate_limited" | "unavailable";
 
 export interface Refusal {
   code: RefusalCode;
   message: string;
+  /** Whole seconds to wait before trying again (`rate_limited`). */
+  retry_after_s?: number;
   /** What a person can do about it. */
   next_action: string;
 }

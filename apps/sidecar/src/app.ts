@@ -1,5 +1,4 @@
 import { createExecutor } from "@eleven-integrations/executor";
-import { ReplayCache } from "@eleven-integrations/grants";
 import Fastify, { type FastifyInstance } from "fastify";
 import { AuditLog } from "./audit-log.js";
 import type { SidecarConfig } from "./config.js";
@@ -7,7 +6,9 @@ import { registerErrorHandlers } from "./error-handlers.js";
 import { createGrantOpener } from "./grant-opener.js";
 import { sidecarLoggerOptions } from "./log-options.js";
 import { registerRequestGuards } from "./request-guards.js";
-import { ReplayJournal } from "./replay-journal.js";
+import { LocalState } from "./local-state.js";
+import { RedisState } from "./redis-state.js";
+import type { SharedState } from "./shared-state.js";
 import { registerRoutes } from "./routes.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
@@ -33,7 +34,15 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     ...(config.limits === undefined ? {} : { limits: config.limits }),
   });
   const audit = new AuditLog(config.auditFile);
-  const journal = config.replayFile === undefined ? undefined : new ReplayJournal(config.replayFile);
+  let lastRedisWarning = 0;
+  const state =
+    config.state ??
+    buildState(config, (error) => {
+      // ioredis reports every reconnect attempt: one line every 30 s is enough.
+      if (Date.now() - lastRedisWarning < 30_000) return;
+      lastRedisWarning = Date.now();
+      app.log.warn({ kind: errorKind(error) }, "redis unreachable: writes are refused until it is back");
+    });
   const inFlight = new Set<Promise<unknown>>();
 
   registerRequestGuards(app, config.callerToken);
@@ -43,20 +52,45 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     publicKey: config.botKeys.publicKey,
     openGrant: createGrantOpener({ botKeys: config.botKeys, trustedMembers: config.trustedMembers }),
     executor,
-    replay: journal ?? new ReplayCache(),
+    state,
+    botKeys: config.botKeys,
+    trustedMembers: config.trustedMembers,
     audit,
     inFlight,
   });
 
   app.addHook("onReady", async () => {
     await audit.open();
-    journal?.load();
+    await state.open();
   });
   app.addHook("onClose", async () => {
     await Promise.allSettled([...inFlight]);
     await audit.close();
-    journal?.close();
+    await state.close();
     await executor.close();
   });
   return app;
+}
+
+/** Redis when `redisUrl` is set, else this process with its journals. */
+function buildState(config: SidecarConfig, onRedisError: (error: Error) => void): SharedState {
+  if (config.redisUrl !== undefined) {
+    return new RedisState({
+      url: config.redisUrl,
+      namespace: config.botKeys.publicKey,
+      ...(config.rateLimits === undefined ? {} : { rateLimits: config.rateLimits }),
+      onError: onRedisError,
+    });
+  }
+  return new LocalState({
+    ...(config.replayFile === undefined ? {} : { replayFile: config.replayFile }),
+    ...(config.revocationFile === undefined ? {} : { revocationFile: config.revocationFile }),
+    ...(config.rateLimits === undefined ? {} : { rateLimits: config.rateLimits }),
+  });
+}
+
+/** An error's code or name, never its message (which can name the Redis URL). */
+function errorKind(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return typeof code === "string" ? code : error.name;
 }

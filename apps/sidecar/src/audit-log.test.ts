@@ -1,4 +1,5 @@
-import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { fdatasyncSync, writeSync } from "node:fs";
+import { chmod, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AuditLog, type AuditRecord } from "./audit-log.js";
@@ -24,6 +25,47 @@ function record(index: number): AuditRecord {
 async function lines(path: string): Promise<string[]> {
   return (await readFile(path, "utf8")).split("\n").filter((line) => line.length > 0);
 }
+
+describe("AuditLog durability", () => {
+  it("flushes a durable line (fdatasync) and never lets a torn line swallow the next", async () => {
+    const path = join(await temporaryDirectory(), "audit.log");
+    let syncs = 0;
+    let failNext = false;
+    const log = new AuditLog(path, {
+      write: (fd, buffer, offset, length) => {
+        if (failNext) {
+          failNext = false;
+          writeSync(fd, buffer, offset, 7);
+          throw Object.assign(new Error("ENOSPC"), { code: "ENOSPC" });
+        }
+        return writeSync(fd, buffer, offset, length);
+      },
+      sync: (fd) => {
+        syncs += 1;
+        fdatasyncSync(fd);
+      },
+    });
+    await log.append(record(1), { durable: true });
+    expect(syncs).toBe(1);
+    await log.append(record(2));
+    expect(syncs).toBe(1);
+    failNext = true;
+    await expect(log.append(record(3), { durable: true })).rejects.toThrow(/ENOSPC/);
+    await log.append(record(4), { durable: true });
+    await log.close();
+    const written = await lines(path);
+    expect(written).toHaveLength(4);
+    expect(written[2]).toBe('{"time"');
+    expect(JSON.parse(written[3]!)).toMatchObject({ audit_id: "id-4" });
+  });
+
+  it("refuses an audit file that is a symbolic link", async () => {
+    const dir = await temporaryDirectory();
+    await writeFile(join(dir, "target"), "", { mode: 0o600 });
+    await symlink(join(dir, "target"), join(dir, "audit.log"));
+    await expect(new AuditLog(join(dir, "audit.log")).open()).rejects.toThrow(/ELOOP|symbolic/);
+  });
+});
 
 describe("AuditLog", () => {
   it("creates the file with mode 0600 and appends one JSON line per record", async () => {

@@ -1,4 +1,4 @@
-import { writeSync } from "node:fs";
+import { constants, fdatasyncSync, writeSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 
 /** One line of the audit file: what ran, for whom, and how it ended. Never a token, arg value or response body. */
@@ -15,7 +15,7 @@ export interface AuditRecord {
   /** The op's access. */
   access: "read" | "write" | null;
   args_digest: string | null;
-  /** The answer's `status`: `ok`, `error` or `confirmation_required`. */
+  /** The answer's `status`: `ok`, `error` or `confirmation_required`; `started` for the line a write gets before it is sent. */
   status: string;
   /** The answer's error code, when it is an error. */
   code: string | null;
@@ -24,11 +24,27 @@ export interface AuditRecord {
   duration_ms: number;
 }
 
+export interface AppendOptions {
+  /** Flush the line to the disk (`fdatasync`) before resolving: a write's lines survive a power cut. */
+  durable?: boolean;
+}
+
 /** Where audit lines go; `AuditLog` is the file-backed one. */
 export interface AuditSink {
-  /** Resolves once the line is stored; the answer waits for it. */
-  append(record: AuditRecord): Promise<void>;
+  /** Resolves once the line is stored (and flushed, when `durable`); the answer waits for it. */
+  append(record: AuditRecord, options?: AppendOptions): Promise<void>;
 }
+
+/** The file operations the audit log uses; tests inject a failing write (a full disk) through it. */
+export interface AuditIo {
+  write(fd: number, buffer: Buffer, offset: number, length: number): number;
+  sync(fd: number): void;
+}
+
+const systemIo: AuditIo = {
+  write: (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length),
+  sync: (fd) => fdatasyncSync(fd),
+};
 
 const FILE_MODE = 0o600;
 
@@ -48,9 +64,13 @@ export class AuditLog implements AuditSink {
   private closing = false;
   /** The file is closed: lines still waiting for it to open are refused. */
   private closed = false;
+  /** A write failed part way: the next line starts on a fresh line, so the torn one never swallows it. */
+  private torn = false;
+  private readonly io: AuditIo;
 
-  constructor(path: string) {
+  constructor(path: string, io: AuditIo = systemIo) {
     this.path = path;
+    this.io = io;
   }
 
   /** Opens (creating 0600, or narrowing to 0600) the file; refuses anything but a regular file. */
@@ -70,11 +90,12 @@ export class AuditLog implements AuditSink {
   }
 
   /** Resolves once the line is in the file; rejects when it could not be written or the log is closed. */
-  append(record: AuditRecord): Promise<void> {
+  append(record: AuditRecord, options: AppendOptions = {}): Promise<void> {
     if (this.closing) return Promise.reject(new Error("the audit log is closed"));
-    const line = Buffer.from(`${JSON.stringify(record)}\n`, "utf8");
-    if (this.opened !== undefined) return this.write(this.opened, line);
-    return this.open().then((handle) => this.write(handle, line));
+    const line = `${JSON.stringify(record)}\n`;
+    const durable = options.durable === true;
+    if (this.opened !== undefined) return this.write(this.opened, line, durable);
+    return this.open().then((handle) => this.write(handle, line, durable));
   }
 
   /** Refuses new lines, writes those already taken, then closes the file. */
@@ -89,11 +110,15 @@ export class AuditLog implements AuditSink {
     await opened?.close();
   }
 
-  private write(handle: FileHandle, line: Buffer): Promise<void> {
+  private write(handle: FileHandle, text: string, durable: boolean): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the audit log is closed"));
     try {
+      const line = Buffer.from(this.torn ? `\n${text}` : text, "utf8");
+      this.torn = true;
       let offset = 0;
-      while (offset < line.length) offset += writeSync(handle.fd, line, offset, line.length - offset);
+      while (offset < line.length) offset += this.io.write(handle.fd, line, offset, line.length - offset);
+      this.torn = false;
+      if (durable) this.io.sync(handle.fd);
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -102,7 +127,8 @@ export class AuditLog implements AuditSink {
 }
 
 async function openAuditFile(path: string): Promise<FileHandle> {
-  const handle = await open(path, "a", FILE_MODE);
+  // Never through a symlink planted where the log should be (O_NOFOLLOW: ELOOP).
+  const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, FILE_MODE);
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new Error(`the audit log ${path} is not a regular file`);

@@ -51,3 +51,21 @@ export function failedCallAuditRecord(op: string | null, code: string, durationM
     duration_ms: durationMs,
   };
 }
+
+/** The line a write gets once every check passed, flushed before it is sent: `status: "started"`. Its outcome follows in a second line. */
+export function startedAuditRecord(facts: RunFacts, durationMs: number): AuditRecord {
+  return {
+    time: new Date().toISOString(),
+    audit_id: randomUUID(),
+    gid: facts.gid,
+    member: facts.member,
+    integration: facts.integration,
+    op: facts.op,
+    access: facts.access,
+    args_digest: facts.args_digest,
+    status: "started",
+    code: null,
+    http_status: null,
+    duration_ms: durationMs,
+  };
+}

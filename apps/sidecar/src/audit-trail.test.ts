@@ -1,11 +1,12 @@
 import { readFile, stat } from "node:fs/promises";
 import { createExecutor } from "@eleven-integrations/executor";
-import { argsDigest, ReplayCache } from "@eleven-integrations/grants";
+import { argsDigest } from "@eleven-integrations/grants";
 import Fastify from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "./app.js";
 import type { AuditRecord, AuditSink } from "./audit-log.js";
 import { createGrantOpener } from "./grant-opener.js";
+import { LocalState } from "./local-state.js";
 import { registerRoutes } from "./routes.js";
 import { bot, confirmationFor, grantFor, member, MEMBER_TOKEN, opened, registry } from "./__fixtures__/grant-kit.js";
 import { leakedSecrets } from "./__fixtures__/log-capture.js";
@@ -109,12 +110,42 @@ function bareApp(audit: AuditSink) {
     publicKey: bot.publicKey,
     openGrant: createGrantOpener({ botKeys: bot, trustedMembers: [member.publicKey] }),
     executor: createExecutor({ registry, dispatcher: provider.dispatcher }),
-    replay: new ReplayCache(),
+    state: new LocalState(),
+    botKeys: bot,
+    trustedMembers: [member.publicKey],
     audit,
     inFlight: new Set(),
   });
   return app;
 }
+
+describe("a write's audit lines", () => {
+  it("are a flushed started line before the request goes out, and the flushed outcome after", async () => {
+    const events: string[] = [];
+    provider.agent
+      .get("https://api.github.com")
+      .intercept({ path: "/repos/octocat/hello-world/issues", method: "POST" })
+      .reply(() => {
+        events.push("sent");
+        return { statusCode: 201, data: { number: 1, title: "t", state: "open", html_url: "https://github.com/x", id: 1 } };
+      });
+    const app = bareApp({
+      append: async (record, options) => {
+        events.push(`${record.status}${options?.durable === true ? " (flushed)" : ""}`);
+      },
+    });
+    const grant = grantFor({ access: "write" });
+    await app.inject({ method: "POST", url: "/v1/run", payload: { grant, op: "issues.create", args: ISSUE_ARGS } });
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/run",
+      payload: { grant, op: "issues.create", args: ISSUE_ARGS, confirmation: confirmationFor(grant, "issues.create", ISSUE_ARGS) },
+    });
+    expect(response.json()).toMatchObject({ status: "ok" });
+    expect(events).toEqual(["confirmation_required", "started (flushed)", "sent", "ok (flushed)"]);
+    await app.close();
+  });
+});
 
 describe("the order of audit and answer", () => {
   it("answers only once the audit line is stored", async () => {
@@ -149,6 +180,27 @@ describe("an audit log that cannot be written", () => {
     const response = await app.inject({ method: "POST", url: "/v1/run", payload: { grant: grantFor({ access: "write" }), op: "issues.create", args: ISSUE_ARGS } });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toMatchObject({ error: { code: "audit_unavailable" } });
+    await app.close();
+  });
+
+  it("sends nothing, and answers audit_unavailable, when a write's started line cannot be written", async () => {
+    const stored: { record: AuditRecord; durable: boolean }[] = [];
+    const app = bareApp({
+      append: (record, options) => {
+        if (record.status === "started") return Promise.reject(Object.assign(new Error("ENOSPC"), { code: "ENOSPC" }));
+        stored.push({ record, durable: options?.durable === true });
+        return Promise.resolve();
+      },
+    });
+    const grant = grantFor({ access: "write" });
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/run",
+      payload: { grant, op: "issues.create", args: ISSUE_ARGS, confirmation: confirmationFor(grant, "issues.create", ISSUE_ARGS) },
+    });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toMatchObject({ error: { code: "audit_unavailable" } });
+    expect(provider.sent).toEqual([]);
     await app.close();
   });
 

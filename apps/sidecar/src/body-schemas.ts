@@ -17,6 +17,11 @@ export const runBodySchema = z.strictObject({
   confirmation: z.string().min(1).optional(),
 });
 
+/** `POST /v1/revoke`: a revocation the grant's member signed (`integrations revoke`). */
+export const revokeBodySchema = z.strictObject({
+  revocation: z.string().min(1),
+});
+
 /** The body's `op` when it is a well-formed op id (safe to audit), else null. */
 export function wellFormedOp(body: unknown): string | null {
   if (typeof body !== "object" || body === null || !("op" in body)) return null;
@@ -26,6 +31,7 @@ export function wellFormedOp(body: unknown): string | null {
 
 export type OpsBody = z.infer<typeof opsBodySchema>;
 export type RunBody = z.infer<typeof runBodySchema>;
+export type RevokeBody = z.infer<typeof revokeBodySchema>;
 
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; issues: BodyIssue[] };
 

@@ -3,6 +3,7 @@ import type { KeyPair } from "@eleven-integrations/grants";
 import type { Registry } from "@eleven-integrations/loader";
 import type { FastifyServerOptions } from "fastify";
 import type { Dispatcher } from "undici";
+import type { RateLimits, SharedState } from "./shared-state.js";
 
 /** fastify's `logger` option (pino's options, `stream` honoured), as `buildApp` takes it. */
 export type SidecarLoggerOption = NonNullable<FastifyServerOptions["logger"]>;
@@ -24,6 +25,18 @@ export interface SidecarConfig {
    * restart stays used after it. Without it they are remembered in memory only.
    */
   replayFile?: string;
+  /** Where revocations are journaled (0600) without Redis, so they survive a restart. Without it: memory only. */
+  revocationFile?: string;
+  /**
+   * Redis (`redis://[user:password@]host:port[/db]`) shared by every sidecar of this bot:
+   * consumed confirmations, rate limits and revocations go there, under keys
+   * namespaced by the bot's public key. Without it they stay in this process and its journals.
+   */
+  redisUrl?: string;
+  /** Runs allowed per grant and per integration; defaults in `DEFAULT_RATE_LIMITS` (60 and 300 a minute). */
+  rateLimits?: RateLimits;
+  /** The state store itself, instead of one built from `redisUrl`/`replayFile` (tests, embedding). Closed with the app. */
+  state?: SharedState;
   /**
    * Where outbound requests go. Leave it out in production: the sidecar then uses the
    * executor's hardened dispatcher (public addresses only). Tests point it at loopback stand-ins.
@@ -35,4 +48,4 @@ export interface SidecarConfig {
   logger?: SidecarLoggerOption;
 }
 
-export type { ExecutorLimits, KeyPair, Registry };
+export type { ExecutorLimits, KeyPair, Registry, RateLimits, SharedState };

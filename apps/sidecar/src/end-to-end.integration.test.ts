@@ -119,17 +119,18 @@ it("runs a member's grant through the bot's sidecar, confirms the write once, an
   expect(stolenWrite.body).toMatchObject({ status: "error", error: { code: "grant_invalid" } });
   expect(provider.requests).toHaveLength(2);
 
-  // Every attempt left exactly one audit line on its own sidecar.
+  // Every attempt left exactly one audit line on its own sidecar, and the write that was sent a `started` line before it.
   const auditA = await readAudit(botA.sidecar.auditFile);
   const auditB = await readAudit(botB.sidecar.auditFile);
   expect(auditA.map((line) => [line.op, line.status, line.code])).toEqual([
     ["repos.list", "ok", null],
     ["issues.create", "confirmation_required", null],
+    ["issues.create", "started", null],
     ["issues.create", "ok", null],
     ["issues.create", "error", "confirmation_invalid"],
     ["issues.create", "error", "access_denied"],
   ]);
-  expect(auditA).toHaveLength(attempts.a);
+  expect(auditA).toHaveLength(attempts.a + 1);
   expect(auditB.map((line) => [line.op, line.code, line.gid])).toEqual([
     ["repos.list", "grant_invalid", null],
     ["issues.create", "grant_invalid", null],

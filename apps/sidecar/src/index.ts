@@ -6,3 +6,7 @@ export { SidecarStartError, type SidecarStartErrorCode } from "./sidecar-error.j
 export type { RunAnswer, RefusalEnvelope, RefusalCode, ConfirmationRequired, OpsAnswer, Palette, PaletteOperation } from "./answers.js";
 export type { AuditRecord } from "./audit-log.js";
 export type { HttpErrorBody, HttpErrorCode, BodyIssue } from "./http-error.js";
+export { DEFAULT_RATE_LIMITS, StateUnavailableError, type RateLimit, type RateLimits, type SharedState, type RateDecision, type Strictness } from "./shared-state.js";
+export { LocalState, type LocalStateOptions } from "./local-state.js";
+export { RedisState, redisKeyPrefix, type RedisStateOptions } from "./redis-state.js";
+export type { RevokeAnswer } from "./revoke.js";

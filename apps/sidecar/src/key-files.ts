@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
 import { open, writeFile } from "node:fs/promises";
 import { decodeKey, generateBotKeys, openSealed, sealToPublicKey, toBase64Url, type KeyPair } from "@eleven-integrations/grants";
 import { SidecarStartError } from "./sidecar-error.js";
@@ -10,9 +11,12 @@ const CALLER_TOKEN = /^[\x21-\x7e]{16,1024}$/;
 async function readOwnFile(path: string, refusedModeBits: number, what: string): Promise<string | undefined> {
   let handle;
   try {
-    handle = await open(path, "r");
+    // Never through a symlink planted in the home folder (O_NOFOLLOW: ELOOP).
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "ELOOP") throw new SidecarStartError("not_a_file", `${what} ${path} is a symbolic link; the sidecar never follows one`);
     throw error;
   }
   try {

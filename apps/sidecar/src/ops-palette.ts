@@ -3,16 +3,20 @@ import { grantAllows } from "./access-check.js";
 import type { OpsAnswer, PaletteOperation } from "./answers.js";
 import type { OpsBody } from "./body-schemas.js";
 import { checkGrant, type GrantCheckContext } from "./grant-check.js";
+import type { SharedState } from "./shared-state.js";
+import { REVOKED_REFUSAL } from "./state-refusals.js";
 
 /**
  * `POST /v1/ops`: the ops this grant enables, in manifest order (a read grant
  * lists reads only; an allow-list is respected), each with its args as the
  * manifest declares them and, for a write, its confirm template.
  */
-export function opsPalette(body: OpsBody, context: GrantCheckContext & { registry: Registry }): OpsAnswer {
+export async function opsPalette(body: OpsBody, context: GrantCheckContext & { registry: Registry; state: SharedState }): Promise<OpsAnswer> {
   const checked = checkGrant(body.grant, context);
   if (!checked.ok) return { status: "error", integration: checked.grant?.integration ?? null, error: checked.refusal };
   const { grant } = checked;
+  // Listing runs nothing: what this sidecar knows is enough while the shared store is down.
+  if (await context.state.isRevoked(grant.gid, grant.iss, "local-ok")) return { status: "error", integration: grant.integration, error: REVOKED_REFUSAL };
   const manifest = context.registry.get(grant.integration);
   const ops: PaletteOperation[] = [];
   for (const operation of manifest?.ops ?? []) {

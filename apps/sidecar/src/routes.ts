@@ -2,13 +2,14 @@ import { performance } from "node:perf_hooks";
 import { serializeEnvelope } from "@eleven-integrations/executor";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AuditRecord, AuditSink } from "./audit-log.js";
-import { failedCallAuditRecord, runAuditRecord } from "./audit-record.js";
-import { opsBodySchema, parseBody, runBodySchema, wellFormedOp } from "./body-schemas.js";
+import { failedCallAuditRecord, runAuditRecord, startedAuditRecord } from "./audit-record.js";
+import { opsBodySchema, parseBody, revokeBodySchema, runBodySchema, wellFormedOp } from "./body-schemas.js";
 import { httpErrorBody } from "./http-error.js";
 import { opsPalette } from "./ops-palette.js";
+import { revokeGrant, type RevokeDeps } from "./revoke.js";
 import { initialFacts, runFlow, type RunFacts, type RunFlowContext } from "./run-flow.js";
 
-export interface RouteDeps extends RunFlowContext {
+export interface RouteDeps extends RunFlowContext, RevokeDeps {
   /** The bot's box public key, which `GET /v1/identity` publishes. */
   publicKey: string;
   audit: AuditSink;
@@ -29,7 +30,13 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.post("/v1/ops", async (request, reply) => {
     const parsed = parseBody(opsBodySchema, request.body);
     if (!parsed.ok) return reply.code(400).send(httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
-    return opsPalette(parsed.value, deps);
+    return await opsPalette(parsed.value, deps);
+  });
+
+  app.post("/v1/revoke", async (request, reply) => {
+    const parsed = parseBody(revokeBodySchema, request.body);
+    if (!parsed.ok) return reply.code(400).send(httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
+    return revokeGrant(parsed.value, deps, request.log);
   });
 
   app.post("/v1/run", async (request, reply) => {
@@ -53,21 +60,42 @@ async function handleRun(body: unknown, reply: FastifyReply, deps: RouteDeps): P
   }
   const facts: RunFacts = initialFacts(parsed.value);
   let outcome;
+  // A write's `started` line is in the file and flushed before anything is sent; if it cannot be, nothing is.
+  const beforeWrite = async (known: RunFacts) => {
+    try {
+      await deps.audit.append(startedAuditRecord(known, elapsedMs(started)), { durable: true });
+    } catch (error) {
+      throw new AuditUnavailableError(error);
+    }
+  };
   try {
-    outcome = await runFlow(parsed.value, facts, deps);
+    outcome = await runFlow(parsed.value, facts, deps, beforeWrite);
   } catch (error) {
+    if (error instanceof AuditUnavailableError) {
+      reply.log.error({ err: error.cause }, "audit log write failed before a write: nothing was sent");
+      return reply.code(500).send(httpErrorBody("audit_unavailable", "the audit log could not be written, so the write was not sent"));
+    }
     reply.log.error({ err: error }, "run failed inside the sidecar");
     const record = failedCallAuditRecord(facts.op, "internal_error", elapsedMs(started), facts);
     return answer(reply, deps, record, 500, httpErrorBody("internal_error", "the sidecar failed to run this call"));
   }
   // An executor envelope goes out as the JSON text the executor already measured.
-  return answer(reply, deps, runAuditRecord(facts, outcome.answer, elapsedMs(started)), 200, serializeEnvelope(outcome.answer));
+  const durable = facts.access === "write" && outcome.answer.status !== "confirmation_required";
+  return answer(reply, deps, runAuditRecord(facts, outcome.answer, elapsedMs(started)), 200, serializeEnvelope(outcome.answer), durable);
+}
+
+/** The `started` line of a write could not be written. */
+class AuditUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("the audit log could not be written", { cause });
+    this.name = "AuditUnavailableError";
+  }
 }
 
 /** Writes the audit line, then answers `payload` (an object, or JSON text already serialised). */
-async function answer(reply: FastifyReply, deps: RouteDeps, record: AuditRecord, statusCode: number, payload: object | string): Promise<FastifyReply> {
+async function answer(reply: FastifyReply, deps: RouteDeps, record: AuditRecord, statusCode: number, payload: object | string, durable = false): Promise<FastifyReply> {
   try {
-    await deps.audit.append(record);
+    await deps.audit.append(record, { durable });
   } catch (error) {
     reply.log.error({ err: error }, "audit log write failed");
     return reply.code(500).send(httpErrorBody("audit_unavailable", "the audit log could not be written; nothing is answered without it"));

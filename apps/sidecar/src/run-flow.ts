@@ -1,16 +1,21 @@
 import type { Executor } from "@eleven-integrations/executor";
-import { argsDigest, confirmDetails, GrantError, renderConfirm, verifyConfirmation, type Grant, type GrantErrorCode, type ReplayStore } from "@eleven-integrations/grants";
+import { argsDigest, confirmDetails, GrantError, renderConfirm, verifyConfirmationAsync, type Grant, type GrantErrorCode } from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import { checkAccess } from "./access-check.js";
 import type { Refusal, RunAnswer } from "./answers.js";
 import type { RunBody } from "./body-schemas.js";
 import { checkGrant, type GrantCheckContext } from "./grant-check.js";
+import { REVOKED_REFUSAL, UNAVAILABLE_REFUSAL, rateLimitedRefusal } from "./state-refusals.js";
+import { StateUnavailableError, type SharedState } from "./shared-state.js";
 
 export interface RunFlowContext extends GrantCheckContext {
   executor: Executor;
-  /** Consumed confirmations, kept until they expire. */
-  replay: ReplayStore;
+  /** Consumed confirmations, rate limits and revocations: this process and its journals, or Redis. */
+  state: SharedState;
 }
+
+/** Runs once every check of a write passed, just before it is sent (the durable `started` audit line); if it throws, nothing is sent. */
+export type BeforeWrite = (facts: RunFacts) => Promise<void>;
 
 /** What the audit line says about a run besides its outcome; `null` where the run never learned it. */
 export interface RunFacts {
@@ -50,7 +55,16 @@ function confirmLine(operation: CompiledOperation, args: Record<string, string>)
  * carries a confirmation that verifies and is consumed here. Only then does the
  * executor send anything. `facts` (from `initialFacts`) is filled in on the way.
  */
-export async function runFlow(body: RunBody, facts: RunFacts, context: RunFlowContext): Promise<RunOutcome> {
+export async function runFlow(body: RunBody, facts: RunFacts, context: RunFlowContext, beforeWrite?: BeforeWrite): Promise<RunOutcome> {
+  try {
+    return await checkedRun(body, facts, context, beforeWrite);
+  } catch (error) {
+    if (!StateUnavailableError.isInstance(error)) throw error;
+    return { answer: { status: "error", integration: facts.integration, op: body.op, error: UNAVAILABLE_REFUSAL }, facts };
+  }
+}
+
+async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContext, beforeWrite: BeforeWrite | undefined): Promise<RunOutcome> {
   const args = body.args ?? {};
   const refuse = (integration: string | null, refusal: Refusal): RunOutcome => ({
     answer: { status: "error", integration, op: body.op, error: refusal },
@@ -64,6 +78,9 @@ export async function runFlow(body: RunBody, facts: RunFacts, context: RunFlowCo
 
   const found = context.registry.operation(grant.integration, body.op);
   if (found !== undefined) facts.access = found.access;
+  // A write needs the shared answer; a read goes on with what this sidecar knows while the store is down.
+  const strictness = found?.access === "write" ? "shared" : "local-ok";
+  if (await context.state.isRevoked(grant.gid, grant.iss, strictness)) return refuse(grant.integration, REVOKED_REFUSAL);
   const access = checkAccess(grant, body.op, found);
   if (!access.ok) return refuse(grant.integration, access.refusal);
   const { operation } = access;
@@ -89,8 +106,17 @@ export async function runFlow(body: RunBody, facts: RunFacts, context: RunFlowCo
         facts,
       };
     }
+    // Limits first: a write refused for its rate leaves its confirmation unused, to try again later.
+    const limited = await context.state.takeRun(grant.gid, grant.integration, "shared");
+    if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
     try {
-      verifyConfirmation(body.confirmation, { grant, op: body.op, args, line, replay: context.replay });
+      await verifyConfirmationAsync(body.confirmation, {
+        grant,
+        op: body.op,
+        args,
+        line,
+        replay: { consume: (key, exp) => context.state.consumeConfirmation(key, exp) },
+      });
     } catch (error) {
       if (!GrantError.isInstance(error)) throw error;
       return refuse(grant.integration, {
@@ -99,6 +125,10 @@ export async function runFlow(body: RunBody, facts: RunFacts, context: RunFlowCo
         next_action: CONFIRM_NEXT_ACTION[error.code] ?? "Ask the member to confirm the operation again.",
       });
     }
+    await beforeWrite?.(facts);
+  } else {
+    const limited = await context.state.takeRun(grant.gid, grant.integration, "local-ok");
+    if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
   }
 
   return { answer: await context.executor.run({ ...request, credential: { token: grant.cred.token } }), facts };

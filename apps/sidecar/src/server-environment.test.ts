@@ -15,6 +15,18 @@ describe("optionsFromEnvironment", () => {
     });
   });
 
+  it("takes REDIS_URL and the rate limits as <runs>/<seconds>", () => {
+    expect(optionsFromEnvironment({ REDIS_URL: "redis://127.0.0.1:6379/2", RATE_LIMIT_GRANT: "10/60", RATE_LIMIT_INTEGRATION: "100/3600" })).toEqual({
+      logger: { level: "info" },
+      redisUrl: "redis://127.0.0.1:6379/2",
+      rateLimits: { perGrant: { points: 10, durationSeconds: 60 }, perIntegration: { points: 100, durationSeconds: 3600 } },
+    });
+  });
+
+  it.each([["RATE_LIMIT_GRANT", "10"], ["RATE_LIMIT_GRANT", "0/60"], ["RATE_LIMIT_INTEGRATION", "ten/60"], ["REDIS_URL", "http://127.0.0.1:6379"]])("refuses %s=%s", (name, value) => {
+    expect(() => optionsFromEnvironment({ [name]: value })).toThrow(new RegExp(name));
+  });
+
   it.each(["80a", "-1", "1e3", " 80", "999999"])("refuses PORT=%s", (port) => {
     expect(() => optionsFromEnvironment({ PORT: port })).toThrow(/PORT must be a port number/);
   });

@@ -1,10 +1,24 @@
 import type { StartSidecarOptions } from "./server-start.js";
+import type { RateLimit } from "./shared-state.js";
 import { SidecarStartError } from "./sidecar-error.js";
+
+const RATE = /^([1-9][0-9]{0,6})\/([1-9][0-9]{0,5})$/;
+
+/** `60/60`: at most 60 runs in 60 seconds. */
+function rateFrom(environment: Record<string, string | undefined>, name: string): RateLimit | undefined {
+  const value = environment[name];
+  if (value === undefined || value === "") return undefined;
+  const match = RATE.exec(value);
+  if (match === null) throw new SidecarStartError("invalid_setting", `${name} must be <runs>/<seconds> such as 60/60, not ${JSON.stringify(value)}`);
+  return { points: Number(match[1]), durationSeconds: Number(match[2]) };
+}
 
 /**
  * The `eleven-sidecar` command's settings from its environment: `SIDECAR_HOME`
- * (default `~/.eleven-sidecar`), `PORT` (default 8787) and `LOG_LEVEL` (pino's
- * levels, default `info`). The host is always 127.0.0.1.
+ * (default `~/.eleven-sidecar`), `PORT` (default 8787), `LOG_LEVEL` (pino's
+ * levels, default `info`), `REDIS_URL` (shared state; default none),
+ * `RATE_LIMIT_GRANT` and `RATE_LIMIT_INTEGRATION` (`<runs>/<seconds>`, default
+ * 60/60 and 300/60). The host is always 127.0.0.1.
  */
 export function optionsFromEnvironment(environment: Record<string, string | undefined>): StartSidecarOptions {
   const options: StartSidecarOptions = { logger: { level: environment["LOG_LEVEL"] ?? "info" } };
@@ -14,6 +28,16 @@ export function optionsFromEnvironment(environment: Record<string, string | unde
   if (port !== undefined && port !== "") {
     if (!/^[0-9]{1,5}$/.test(port)) throw new SidecarStartError("invalid_setting", `PORT must be a port number, not ${JSON.stringify(port)}`);
     options.port = Number(port);
+  }
+  const redisUrl = environment["REDIS_URL"];
+  if (redisUrl !== undefined && redisUrl !== "") {
+    if (!/^rediss?:\/\/[^\s]+$/.test(redisUrl)) throw new SidecarStartError("invalid_setting", "REDIS_URL must be a redis:// or rediss:// URL");
+    options.redisUrl = redisUrl;
+  }
+  const perGrant = rateFrom(environment, "RATE_LIMIT_GRANT");
+  const perIntegration = rateFrom(environment, "RATE_LIMIT_INTEGRATION");
+  if (perGrant !== undefined || perIntegration !== undefined) {
+    options.rateLimits = { ...(perGrant === undefined ? {} : { perGrant }), ...(perIntegration === undefined ? {} : { perIntegration }) };
   }
   return options;
 }

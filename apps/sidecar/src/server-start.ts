@@ -6,6 +6,8 @@ import type { FastifyInstance } from "fastify";
 import type { Dispatcher } from "undici";
 import { buildApp } from "./app.js";
 import type { ExecutorLimits, SidecarLoggerOption } from "./config.js";
+import type { RateLimits } from "./shared-state.js";
+import { checkHomeFolder } from "./home-folder.js";
 import { loadOrCreateBotKeys, loadOrCreateCallerToken, loadTrustedMembers } from "./key-files.js";
 import { SidecarStartError } from "./sidecar-error.js";
 import { sidecarFiles, type SidecarFiles } from "./sidecar-files.js";
@@ -26,6 +28,10 @@ export interface StartSidecarOptions {
   limits?: ExecutorLimits;
   /** fastify's logger option; default none. */
   logger?: SidecarLoggerOption;
+  /** Redis shared by every sidecar of this bot (replay set, rate limits, revocations); without it, this process and its journals. */
+  redisUrl?: string;
+  /** Runs allowed per grant and per integration (defaults: 60 and 300 a minute). */
+  rateLimits?: RateLimits;
 }
 
 export interface RunningSidecar extends SidecarFiles {
@@ -57,6 +63,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
   const port = checkPort(options.port ?? DEFAULT_PORT);
   const files = sidecarFiles(options.home);
   await mkdir(files.home, { recursive: true, mode: 0o700 });
+  await checkHomeFolder(files.home);
   await ready();
   const { keys } = await loadOrCreateBotKeys(files.botKeyFile);
   const { token } = await loadOrCreateCallerToken(files.callerTokenFile);
@@ -69,6 +76,9 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     callerToken: token,
     auditFile: files.auditFile,
     replayFile: files.replayFile,
+    revocationFile: files.revocationFile,
+    ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
+    ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),

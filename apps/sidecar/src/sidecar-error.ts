@@ -10,6 +10,8 @@ export type SidecarStartErrorCode =
   | "not_a_file"
   /** A file whose content is not what it should hold. */
   | "invalid_file"
+  /** A home folder that group or others can write to, or that another user owns. */
+  | "insecure_home"
   /** A bad setting (port, home directory). */
   | "invalid_setting";
 

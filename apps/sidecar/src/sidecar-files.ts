@@ -14,6 +14,8 @@ export interface SidecarFiles {
   auditFile: string;
   /** Confirmations consumed and not yet expired, mode 0600. */
   replayFile: string;
+  /** Grants their members revoked, until they expire, mode 0600 (without Redis). */
+  revocationFile: string;
 }
 
 /** `~/.eleven-sidecar`, where a sidecar keeps its files unless told otherwise. */
@@ -30,5 +32,6 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     trustedMembersFile: join(dir, "trusted-members.json"),
     auditFile: join(dir, "audit.log"),
     replayFile: join(dir, "replay.log"),
+    revocationFile: join(dir, "revocations.log"),
   };
 }

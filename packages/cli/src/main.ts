@@ -4,6 +4,7 @@ import { confirm } from "./commands/confirm.js";
 import { grant } from "./commands/grant.js";
 import { keys } from "./commands/keys.js";
 import { list } from "./commands/list.js";
+import { revoke } from "./commands/revoke.js";
 import { run } from "./commands/run.js";
 import { show } from "./commands/show.js";
 import { validate } from "./commands/validate.js";
@@ -25,6 +26,9 @@ export const USAGE = `usage: integrations <command>
                             the environment variable, never from an argument
   confirm --member <file> --gid <gid> <integration> <op> [--arg k=v]... [--expect-digest d]
                             show the op's confirm line for these args and sign the tap
+  revoke --member <file> --grant @file
+                            sign the revocation of a grant you issued (printed: the
+                            bot posts it to its sidecar's /v1/revoke)
   run <integration> <op> --grant <eg1...|@file> [--arg k=v]... [--confirmation <ec1...>]
       [--sidecar http://127.0.0.1:8787] [--caller-token-file <file>]
                             ask a sidecar to run the op; prints the envelope
@@ -93,6 +97,11 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
           },
           io,
         );
+      }
+      case "revoke": {
+        const args = parseArgs(rest, { values: ["member", "grant"] });
+        noPositionals(args, "revoke");
+        return await revoke({ memberFile: oneFlag(args, "member", { required: true }), grant: oneFlag(args, "grant", { required: true }) }, io);
       }
       case "run": {
         const args = parseArgs(rest, { values: ["grant", "arg", "confirmation", "sidecar", "caller-token-file"] });

@@ -109,6 +109,36 @@ describe("integrations run against a real sidecar", () => {
     expect(remote.code).toBe(2);
   });
 
+  it("revokes a grant: the member signs with integrations revoke, the sidecar then refuses the grant", async () => {
+    const grantRef = await grant("read");
+    expect(JSON.parse((await cli(runArgs(grantRef, "repos.list", []))).out).status).toBe("ok");
+    const signed = await cli(["revoke", "--member", memberFile, "--grant", grantRef]);
+    expect(signed.code).toBe(0);
+    expect(signed.out).toMatch(/^er1\.[A-Za-z0-9_-]+\n$/);
+    const callerToken = (await readFile(sidecar.callerTokenFile, "utf8")).trim();
+    const response = await fetch(`${sidecar.address}/v1/revoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${callerToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ revocation: signed.out.trim() }),
+    });
+    expect(await response.json()).toMatchObject({ status: "ok", integration: "github" });
+    const before = provider.requests.length;
+    const refused = JSON.parse((await cli(runArgs(grantRef, "repos.list", []))).out);
+    expect(refused).toMatchObject({ status: "error", error: { code: "grant_invalid", message: "the member revoked this grant" } });
+    expect(provider.requests.length).toBe(before);
+  });
+
+  it("refuses a revoke whose grant is not a file, or not a grant", async () => {
+    const inline = await cli(["revoke", "--member", memberFile, "--grant", "eg1.abc"]);
+    expect(inline.code).toBe(2);
+    expect(inline.err).toContain("@file");
+    const notGrant = join(dir, "not-a-grant.txt");
+    await writeFile(notGrant, "hello\n");
+    const wrong = await cli(["revoke", "--member", memberFile, "--grant", `@${notGrant}`]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain("does not hold a grant");
+  });
+
   it("never prints the token", async () => {
     const audit = await readFile(sidecar.auditFile, "utf8");
     expect(audit).not.toContain(TOKEN);

@@ -14,6 +14,15 @@ export {
   type ReplayStore,
   type AsyncReplayStore,
 } from "./verify-confirmation.js";
+export {
+  signRevocation,
+  verifyRevocation,
+  REVOCATION_PREFIX,
+  type SignRevocationInput,
+  type VerifyRevocationOptions,
+  type VerifiedRevocation,
+  type RevocationPayload,
+} from "./revocation.js";
 export { ReplayCache, DEFAULT_REPLAY_ENTRIES } from "./replay-cache.js";
 export { argsDigest, blake2b256Base64Url } from "./digest.js";
 export { renderConfirm, confirmDetails, type ConfirmDetail, type ConfirmDetailFlag } from "./render-confirm.js";
@@ -24,6 +33,7 @@ export { toBase64Url, fromBase64Url, decodeKey } from "./base64url.js";
 export {
   MAX_GRANT_LENGTH,
   MAX_CONFIRMATION_LENGTH,
+  MAX_REVOCATION_LENGTH,
   MAX_GRANT_TTL_SECONDS,
   MAX_CONFIRMATION_TTL_SECONDS,
   CLOCK_SKEW_SECONDS,

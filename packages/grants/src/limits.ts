@@ -2,6 +2,8 @@
 export const MAX_GRANT_LENGTH = 16 * 1024;
 /** Longest confirmation token `verifyConfirmation` reads, in characters. */
 export const MAX_CONFIRMATION_LENGTH = 4 * 1024;
+/** Longest revocation token `verifyRevocation` reads, in characters: it carries the sealed grant. */
+export const MAX_REVOCATION_LENGTH = 24 * 1024;
 /** Longest a grant may live: `exp - iat`, in seconds. */
 export const MAX_GRANT_TTL_SECONDS = 3600;
 /** Default and longest life of a confirmation, in seconds. */

@@ -4,6 +4,8 @@ import { utf8 } from "./text-bytes.js";
 export const GRANT_CONTEXT = utf8("eleven.grant.v1");
 /** Domain-separation context of a confirmation signature. */
 export const CONFIRM_CONTEXT = utf8("eleven.confirm.v1");
+/** Domain-separation context of a revocation signature. */
+export const REVOKE_CONTEXT = utf8("eleven.revoke.v1");
 
 /**
  * The bytes a member signs: each part preceded by its length as a 4-byte

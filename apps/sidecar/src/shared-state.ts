@@ -1,0 +1,67 @@
+/** A rate limit: at most `points` runs in any window of `durationSeconds` (fixed windows, started by the first run). */
+export interface RateLimit {
+  points: number;
+  durationSeconds: number;
+}
+
+/** Rate limits per grant and per integration; each bot's sidecars share them through the store. */
+export interface RateLimits {
+  /** Runs of one grant (reads and writes together). Default 60 a minute. */
+  perGrant?: RateLimit;
+  /** Runs of one integration across every grant of this bot. Default 300 a minute. */
+  perIntegration?: RateLimit;
+}
+
+/** What protects a member's account when nothing is configured: one run a second per grant, five per integration. */
+export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
+  perGrant: { points: 60, durationSeconds: 60 },
+  perIntegration: { points: 300, durationSeconds: 60 },
+};
+
+/** The result of counting one run against the limits. */
+export type RateDecision = { ok: true } | { ok: false; scope: "grant" | "integration"; retryAfterSeconds: number };
+
+/** How sure an answer must be: a write needs the shared store, a read goes on with what this sidecar knows. */
+export type Strictness = "shared" | "local-ok";
+
+/**
+ * Everything a bot's sidecars must agree on: consumed confirmations, rate
+ * limits and revocations. `LocalState` keeps it in this process and on disk;
+ * `RedisState` in Redis, shared by every sidecar of the bot.
+ */
+export interface SharedState {
+  readonly kind: "local" | "redis";
+  /** Opens files or the connection; a Redis that is down does not keep the sidecar from starting. */
+  open(): Promise<void>;
+  close(): Promise<void>;
+  /** Records `key` until `exp` (Unix seconds); true only the first time. Throws `StateUnavailableError`. */
+  consumeConfirmation(key: string, exp: number): Promise<boolean>;
+  /** Counts one run of `gid` on `integration`; throws `StateUnavailableError` only when `shared` is demanded. */
+  takeRun(gid: string, integration: string, strictness: Strictness): Promise<RateDecision>;
+  /** Records that `member` revoked `gid`, until `until` (Unix seconds). Throws `StateUnavailableError`. */
+  revoke(gid: string, member: string, until: number): Promise<void>;
+  /** Whether `member` revoked its grant `gid`; throws `StateUnavailableError` only when `shared` is demanded. */
+  isRevoked(gid: string, member: string, strictness: Strictness): Promise<boolean>;
+}
+
+const MARKER = Symbol.for("eleven-integrations.error.StateUnavailableError");
+
+/** The shared store (Redis, or the journal on disk) cannot be reached or written: nothing that needs it runs. */
+export class StateUnavailableError extends Error {
+  readonly code = "unavailable" as const;
+  private readonly [MARKER] = true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StateUnavailableError";
+  }
+
+  static isInstance(value: unknown): value is StateUnavailableError {
+    return typeof value === "object" && value !== null && MARKER in value;
+  }
+}
+
+/** Whole seconds to wait, at least 1. */
+export function retryAfterSeconds(msBeforeNext: number): number {
+  return Math.max(1, Math.ceil(msBeforeNext / 1000));
+}

@@ -1,0 +1,118 @@
+import { fromBase64Url, toBase64Url } from "./base64url.js";
+import { GrantError } from "./grant-error.js";
+import { isUnixSeconds, type Grant } from "./grant-payload.js";
+import { GRANT_PREFIX } from "./issue-grant.js";
+import { memberSigningKey, type KeyPair } from "./keys.js";
+import { CLOCK_SKEW_SECONDS, MAX_GRANT_LENGTH, MAX_REVOCATION_LENGTH, unixNow } from "./limits.js";
+import { openGrant } from "./open-grant.js";
+import { concatBytes, REVOKE_CONTEXT, signedMessage } from "./signed-message.js";
+import { lib } from "./sodium.js";
+import { checkKeys, parseJsonObject, requireCanonical } from "./strict-json.js";
+import { utf8 } from "./text-bytes.js";
+
+/** Prefix of every revocation token. */
+export const REVOCATION_PREFIX = "er1.";
+
+const SIGNATURE_BYTES = 64;
+// A sealed grant is `eg1.` and unpadded base64url: nothing in it needs escaping in JSON.
+const SEALED_GRANT = /^eg1\.[A-Za-z0-9_-]+$/;
+
+/** The signed payload of a revocation: the sealed grant it ends, and when the member signed it. */
+export interface RevocationPayload {
+  v: 1;
+  typ: "revocation";
+  /** The sealed grant (`eg1.`) being revoked, exactly as the member issued it. */
+  grant: string;
+  /** Signed at, Unix seconds. */
+  iat: number;
+}
+
+export interface SignRevocationInput {
+  /** The member who issued the grant; no one else's revocation verifies. */
+  member: KeyPair;
+  /** The sealed grant (`eg1.`) to revoke, as `issueGrant` returned it. */
+  grant: string;
+  /** Unix seconds; defaults to the clock. */
+  now?: number;
+}
+
+export interface VerifyRevocationOptions {
+  /** The bot the grant was sealed to: only it can open the grant and learn its `gid`. */
+  bot: KeyPair;
+  /** Members whose grants this bot accepts; the revocation must be signed by the grant's own member. */
+  trustedMembers: string[];
+  /** Unix seconds; defaults to the clock. */
+  now?: number;
+}
+
+export interface VerifiedRevocation {
+  /** The revoked grant, opened: `gid` is what to refuse, `exp` how long to remember it. */
+  grant: Grant;
+  /** When the member signed the revocation, Unix seconds. */
+  iat: number;
+}
+
+function revocationJson(payload: RevocationPayload): string {
+  return `{"grant":"${payload.grant}","iat":${payload.iat},"typ":"revocation","v":1}`;
+}
+
+function checkSealedGrant(grant: unknown): string {
+  if (typeof grant !== "string" || grant.length > MAX_GRANT_LENGTH || !grant.startsWith(GRANT_PREFIX) || !SEALED_GRANT.test(grant)) {
+    throw new GrantError("malformed", `a revocation names one sealed grant (${GRANT_PREFIX}..., at most ${MAX_GRANT_LENGTH} characters)`);
+  }
+  return grant;
+}
+
+/**
+ * Signs a revocation (`er1.<b64url(signature ‖ payload)>`): the member ends a
+ * grant before it expires. The member cannot open the grant it sealed to the
+ * bot, so the revocation carries the sealed grant itself; the bot opens it and
+ * learns its `gid`. Signed with context `eleven.revoke.v1`, length-prefixed like
+ * grants and confirmations. Throws `GrantError` `malformed`.
+ */
+export function signRevocation(input: SignRevocationInput): string {
+  const now = input.now ?? unixNow();
+  if (!isUnixSeconds(now)) throw new GrantError("malformed", "now must be Unix seconds");
+  const member = memberSigningKey(input.member);
+  const payload: RevocationPayload = { v: 1, typ: "revocation", grant: checkSealedGrant(input.grant), iat: now };
+  const bytes = utf8(revocationJson(payload));
+  const signature = lib().crypto_sign_detached(signedMessage([REVOKE_CONTEXT, bytes]), member.secretKey);
+  return REVOCATION_PREFIX + toBase64Url(concatBytes(signature, bytes));
+}
+
+/**
+ * Verifies a revocation, in this order: at most 24 KiB, `er1.`, base64url, a
+ * canonical payload (`malformed`); the grant inside opens for this bot and a
+ * trusted member (`openGrant`'s codes: an already expired grant is `expired`,
+ * there is nothing left to revoke); the revocation is signed by that grant's
+ * member (`bad_signature`), and not signed in the future (`not_yet_valid`).
+ * Returns the opened grant; throws `GrantError`.
+ */
+export function verifyRevocation(token: string, options: VerifyRevocationOptions): VerifiedRevocation {
+  if (typeof token !== "string" || token.length > MAX_REVOCATION_LENGTH) {
+    throw new GrantError("malformed", `a revocation is at most ${MAX_REVOCATION_LENGTH} characters`);
+  }
+  if (!token.startsWith(REVOCATION_PREFIX)) throw new GrantError("malformed", `a revocation starts with ${REVOCATION_PREFIX}`);
+  const now = options.now ?? unixNow();
+  if (!isUnixSeconds(now)) throw new GrantError("malformed", "now must be Unix seconds");
+  const bytes = fromBase64Url(token.slice(REVOCATION_PREFIX.length));
+  if (bytes.length <= SIGNATURE_BYTES) throw new GrantError("malformed", "revocation is too short");
+  const signature = bytes.subarray(0, SIGNATURE_BYTES);
+  const payloadBytes = bytes.subarray(SIGNATURE_BYTES);
+  const { object, text } = parseJsonObject(payloadBytes, "revocation payload");
+  checkKeys(object, ["v", "typ", "grant", "iat"], [], "revocation payload");
+  if (object["v"] !== 1) throw new GrantError("malformed", "revocation payload: `v` must be 1");
+  if (object["typ"] !== "revocation") throw new GrantError("malformed", 'revocation payload: `typ` must be "revocation"');
+  const iat = object["iat"];
+  if (!isUnixSeconds(iat)) throw new GrantError("malformed", "revocation payload: `iat` must be Unix seconds");
+  const payload: RevocationPayload = { v: 1, typ: "revocation", grant: checkSealedGrant(object["grant"]), iat };
+  requireCanonical(text, revocationJson(payload), "revocation payload");
+
+  const grant = openGrant(payload.grant, { bot: options.bot, trustedMembers: options.trustedMembers, now });
+  const memberKey = fromBase64Url(grant.iss);
+  if (!lib().crypto_sign_verify_detached(signature, signedMessage([REVOKE_CONTEXT, payloadBytes]), memberKey)) {
+    throw new GrantError("bad_signature", "the revocation was not signed by the grant's member");
+  }
+  if (iat > now + CLOCK_SKEW_SECONDS) throw new GrantError("not_yet_valid", "the revocation was signed in the future");
+  return { grant, iat };
+}

@@ -1,0 +1,128 @@
+// A real redis-server for tests and benches: started on a free loopback port in
+// a temporary folder, stopped (and restarted on the same port) on demand. On a
+// fresh machine without redis-server it is installed from the system's packages
+// first (Debian: apt-get update once, then apt-get install -y redis-server).
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+let installed = false;
+
+function which(name) {
+  return spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).stdout.trim();
+}
+
+/** Finds redis-server, installing it with apt-get when missing; throws with what to do when that fails. */
+export function ensureRedisServer() {
+  let path = which("redis-server");
+  if (path !== "" || installed) return path;
+  installed = true;
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo", "-n"];
+  const run = (args) => spawnSync(sudo.length > 0 ? sudo[0] : args[0], sudo.length > 0 ? [...sudo.slice(1), ...args] : args.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  run(["apt-get", "update"]);
+  run(["apt-get", "install", "-y", "--no-install-recommends", "redis-server"]);
+  path = which("redis-server");
+  if (path === "") throw new Error("redis-server is missing and could not be installed: run `apt-get install -y redis-server`");
+  return path;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function waitFor(check, what, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`redis-server: timed out waiting until ${what}`);
+}
+
+/**
+ * Starts redis-server on 127.0.0.1 and a free port, persistence off, in a fresh
+ * temporary folder. `stop()` kills it (the port stays reserved for `start()`,
+ * which brings it back on the same port, empty), `close()` stops it for good and
+ * removes the folder.
+ */
+export async function startRedisServer() {
+  const binary = ensureRedisServer();
+  const dir = mkdtempSync(join(tmpdir(), "eleven-redis-"));
+  let port = await freePort();
+  let child;
+
+  async function start() {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const proc = spawn(
+        binary,
+        ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--protected-mode", "yes", "--daemonize", "no", "--loglevel", "warning"],
+        { stdio: ["ignore", "ignore", "pipe"] },
+      );
+      let exited = false;
+      proc.once("exit", () => {
+        exited = true;
+      });
+      try {
+        await waitFor(async () => exited || (await canConnect(port)), `port ${port} accepts connections`);
+      } catch (error) {
+        proc.kill("SIGKILL");
+        throw error;
+      }
+      if (!exited) {
+        child = proc;
+        return;
+      }
+      // The port was taken between choosing and binding: pick another.
+      port = await freePort();
+    }
+    throw new Error("redis-server did not start");
+  }
+
+  async function stop() {
+    const proc = child;
+    if (proc === undefined) return;
+    child = undefined;
+    if (proc.exitCode === null && proc.signalCode === null) {
+      const exited = new Promise((resolve) => proc.once("exit", resolve));
+      proc.kill("SIGKILL");
+      await exited;
+    }
+    await waitFor(async () => !(await canConnect(port)), `port ${port} is closed`);
+  }
+
+  await start();
+  return {
+    get port() {
+      return port;
+    },
+    get url() {
+      return `redis://127.0.0.1:${port}`;
+    },
+    start,
+    stop,
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
