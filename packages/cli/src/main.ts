@@ -3,12 +3,14 @@ import { join } from "node:path";
 import { confirm } from "./commands/confirm.js";
 import { grant } from "./commands/grant.js";
 import { keys } from "./commands/keys.js";
+import { openapiCheck } from "./commands/openapi-check.js";
 import { list } from "./commands/list.js";
 import { revoke } from "./commands/revoke.js";
 import { run } from "./commands/run.js";
 import { show } from "./commands/show.js";
 import { validate } from "./commands/validate.js";
 import { processIo, UsageError, type CommandIo } from "./io.js";
+import { SpecError } from "./openapi/spec-error.js";
 import { opArgs } from "./op-args.js";
 import { oneFlag, parseArgs, type ParsedArgs } from "./parse-args.js";
 
@@ -121,6 +123,18 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
           io,
         );
       }
+      case "openapi": {
+        const [sub, ...more] = rest;
+        if (sub === "check") {
+          const args = parseArgs(more, { values: ["spec", "allow"], booleans: ["json"] });
+          if (args.positionals.length !== 1) throw new UsageError("openapi check takes one manifest file: integrations openapi check <manifest> --spec <file>");
+          return await openapiCheck(
+            { manifest: args.positionals[0] as string, spec: oneFlag(args, "spec", { required: true }), allow: oneFlag(args, "allow"), json: args.flags.has("json") },
+            io,
+          );
+        }
+        throw new UsageError(sub === undefined ? "openapi needs a subcommand: check or import" : `unknown openapi subcommand "${sub}"`);
+      }
       case undefined:
       case "help":
       case "--help":
@@ -130,6 +144,10 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
+    if (SpecError.isInstance(error)) {
+      io.stderr(`integrations: ${error.message}\n`);
+      return 2;
+    }
     if (!UsageError.isInstance(error)) throw error;
     io.stderr(`integrations: ${error.message}\n\n${USAGE}`);
     return 2;

@@ -1,0 +1,253 @@
+import { parsePathTemplate, splitTemplate, type Arg, type JsonValue, type Manifest, type Operation, type PathSegment } from "@eleven-integrations/schema";
+import { matchOperation, type SpecOperation } from "./find-operation.js";
+import type { OpenApiDocument } from "./load-openapi.js";
+import { isObject, itemSchemas, propertyOf, requiredOf, valueRules, walkPath, type Schema } from "./schema-shape.js";
+import { checkArg, checkFixedValue, type ValueProblem } from "./value-checks.js";
+
+export type MismatchRule = "operation" | "host" | "query-key" | "body-key" | "body-encoding" | "enum" | "max-length" | "pattern" | "type" | "required" | "pick";
+
+/** One way an op disagrees with the spec. `subject` names the key, arg or field (for allow-list entries). */
+export interface Mismatch {
+  readonly rule: MismatchRule;
+  readonly subject: string;
+  readonly message: string;
+}
+
+export interface OperationCheck {
+  /** `GET /repos/{owner}/{repo}/issues`, as the spec writes it, when found. */
+  readonly operation: string | undefined;
+  readonly mismatches: readonly Mismatch[];
+}
+
+const FORM = "application/x-www-form-urlencoded";
+
+/** Checks one manifest op against the spec: operation, host, query and body keys, values, required parameters, pick. */
+export function checkOperation(document: OpenApiDocument, manifest: Manifest, op: Operation): OperationCheck {
+  const parsed = parsePathTemplate(op.path);
+  if (!parsed.ok) return { operation: undefined, mismatches: [{ rule: "operation", subject: op.path, message: `path does not parse: ${parsed.problems.join("; ")}` }] };
+  const base = new URL(manifest.auth.base);
+  const prefix: PathSegment[] = base.pathname.split("/").filter((segment) => segment !== "").map((text) => ({ kind: "literal", text }));
+  const full = [...prefix, ...parsed.template.segments];
+  const match = matchOperation(document, op.method, full);
+  if (match === undefined) {
+    const shown = `${op.method} ${base.pathname === "/" ? "" : base.pathname}${op.path.split("?")[0]}`;
+    const others = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((method) => method !== op.method && matchOperation(document, method, full) !== undefined);
+    const hint = others.length > 0 ? ` (the spec has ${others.join(", ")} there)` : "";
+    return { operation: undefined, mismatches: [{ rule: "operation", subject: shown, message: `${shown} is not an operation of the spec${hint}` }] };
+  }
+  const spec = match.spec;
+  const mismatches: Mismatch[] = [];
+  const args = op.args ?? {};
+  const add = (rule: MismatchRule, subject: string, message: string) => mismatches.push({ rule, subject, message });
+  const addValue = (subject: string, where: string, problems: ValueProblem[]) => {
+    for (const problem of problems) add(problem.rule, subject, `${where}: ${problem.message}`);
+  };
+
+  const origins = spec.serverOrigins.filter((origin) => origin !== "https://relative.invalid");
+  if (origins.length > 0 && !origins.includes(base.origin)) add("host", base.origin, `the spec serves ${spec.method} ${spec.path} from ${origins.join(", ")}, not ${base.origin}`);
+
+  const parameter = (place: string, name: string) => spec.parameters.find((item) => item.in === place && item.name === name);
+  const schemaOf = (item: Schema | undefined): Schema => (item !== undefined && isObject(item.schema) ? item.schema : {});
+
+  for (const segment of match.segments) {
+    if (segment.parameter === undefined) continue;
+    const rules = valueRules(schemaOf(parameter("path", segment.parameter)));
+    if (segment.manifest.kind === "arg") {
+      const arg = args[segment.manifest.name] ?? {};
+      addValue(`path ${segment.parameter}`, `path {${segment.parameter}}`, checkArg(segment.manifest.name, arg, rules));
+    } else {
+      addValue(`path ${segment.parameter}`, `path {${segment.parameter}}`, checkFixedValue(decode(segment.manifest.text), rules));
+    }
+  }
+
+  const sentQuery = new Set<string>();
+  for (const pair of parsed.template.query) {
+    const key = decode(pair.key);
+    const bracket = key.indexOf("[");
+    const name = bracket === -1 ? key : key.slice(0, bracket);
+    const declared = parameter("query", key) ?? parameter("query", name);
+    if (declared === undefined) {
+      add("query-key", key, `query key "${key}" is not a parameter of ${spec.method} ${spec.path}`);
+      continue;
+    }
+    let schema = schemaOf(declared);
+    if (declared.name !== key) schema = descendBrackets(schema, key.slice(bracket)) ?? {};
+    const rules = valueRules(schema);
+    if (pair.value.kind === "arg") {
+      if (args[pair.value.name]?.required === true) sentQuery.add(String(declared.name));
+      addValue(`query ${key}`, `query ${key}`, checkArg(pair.value.name, args[pair.value.name] ?? {}, rules));
+    } else {
+      sentQuery.add(String(declared.name));
+      addValue(`query ${key}`, `query ${key}`, checkFixedValue(decode(pair.value.text), rules));
+    }
+  }
+
+  const headers = new Set(Object.keys(manifest.auth.headers ?? {}).map((name) => name.toLowerCase()));
+  for (const item of spec.parameters) {
+    if (item.required !== true) continue;
+    const name = String(item.name);
+    if (item.in === "query" && !sentQuery.has(name)) add("required", `query ${name}`, `required query parameter "${name}" is not always sent`);
+    if (item.in === "header" && !["authorization", "accept", "content-type"].includes(name.toLowerCase()) && !headers.has(name.toLowerCase())) {
+      add("required", `header ${name}`, `required header "${name}" is not sent`);
+    }
+    if (item.in === "cookie") add("required", `cookie ${name}`, `required cookie "${name}" is not sent`);
+  }
+
+  checkBody(spec, op, args, add, addValue);
+  checkPick(spec, op, add);
+  return { operation: `${spec.method} ${spec.path}`, mismatches };
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `[plan]` / `[]` / `[0][price]` after a query key's name: the schema those brackets reach. */
+function descendBrackets(schema: Schema, brackets: string): Schema | undefined {
+  let current: Schema[] = [schema];
+  for (const match of brackets.matchAll(/\[([^\]]*)\]/g)) {
+    const part = match[1] as string;
+    const next: Schema[] = [];
+    for (const candidate of current) {
+      if (part === "" || /^[0-9]+$/.test(part)) next.push(...itemSchemas(candidate));
+      else {
+        const property = propertyOf(candidate, part);
+        if (property === "free") return {};
+        if (property !== undefined) next.push(...property);
+      }
+    }
+    if (next.length === 0) return undefined;
+    current = next;
+  }
+  return current.length === 1 ? current[0] : { anyOf: current };
+}
+
+function mediaSchema(content: unknown, encoding: "json" | "form"): { schema: Schema | undefined; declared: boolean; types: string[] } {
+  if (!isObject(content)) return { schema: undefined, declared: false, types: [] };
+  const types = Object.keys(content);
+  const fits = (type: string) => {
+    const bare = type.split(";")[0]?.trim().toLowerCase() ?? "";
+    return encoding === "form" ? bare === FORM : bare === "application/json" || bare.endsWith("+json") || bare === "*/*";
+  };
+  const chosen = types.find(fits);
+  const entry = chosen === undefined ? content[types[0] ?? ""] : content[chosen];
+  const schema = isObject(entry) && isObject(entry.schema) ? entry.schema : undefined;
+  return { schema, declared: chosen !== undefined, types };
+}
+
+type Add = (rule: MismatchRule, subject: string, message: string) => void;
+type AddValue = (subject: string, where: string, problems: ValueProblem[]) => void;
+
+function checkBody(spec: SpecOperation, op: Operation, args: Record<string, Arg>, add: Add, addValue: AddValue): void {
+  const requestBody = isObject(spec.operation.requestBody) ? spec.operation.requestBody : undefined;
+  if (op.body_json === undefined) {
+    if (requestBody?.required === true) add("required", "body", `${spec.method} ${spec.path} requires a request body and the op sends none`);
+    return;
+  }
+  if (requestBody === undefined) {
+    add("body-key", "body", `${spec.method} ${spec.path} takes no request body`);
+    return;
+  }
+  const encoding = op.encoding ?? "json";
+  const media = mediaSchema(requestBody.content, encoding);
+  if (!media.declared) {
+    add("body-encoding", "body", `the op sends ${encoding === "form" ? FORM : "application/json"}, the spec declares ${media.types.join(", ") || "no media type"}`);
+  }
+  if (media.schema === undefined) return;
+  walkBody(op.body_json, [media.schema], "", args, add, addValue);
+}
+
+function alwaysSent(value: JsonValue, args: Record<string, Arg>): boolean {
+  if (typeof value !== "string") return true;
+  return splitTemplate(value).every((part) => part.kind === "literal" || args[part.name]?.required === true);
+}
+
+function walkBody(value: JsonValue, schemas: Schema[], path: string, args: Record<string, Arg>, add: Add, addValue: AddValue): void {
+  const where = path === "" ? "body" : `body ${path}`;
+  if (Array.isArray(value)) {
+    const items = schemas.flatMap(itemSchemas);
+    value.forEach((item, index) => walkBody(item, items.length > 0 ? items : [{}], `${path}[${index}]`, args, add, addValue));
+    return;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [key, child] of Object.entries(value)) {
+      const childPath = path === "" ? key : `${path}.${key}`;
+      const found: Schema[] = [];
+      let free = false;
+      for (const schema of schemas) {
+        const property = propertyOf(schema, key);
+        if (property === "free") free = true;
+        else if (property !== undefined) found.push(...property);
+      }
+      if (found.length === 0 && !free) {
+        add("body-key", `body ${childPath}`, `body key "${childPath}" is not a property of the request body`);
+        continue;
+      }
+      if (found.length > 0) walkBody(child as JsonValue, found, childPath, args, add, addValue);
+    }
+    if (schemas.length === 1) {
+      for (const name of requiredOf(schemas[0] as Schema)) {
+        const child = (value as Record<string, JsonValue>)[name];
+        const childPath = path === "" ? name : `${path}.${name}`;
+        if (child === undefined || !alwaysSent(child, args)) add("required", `body ${childPath}`, `required body property "${childPath}" is not always sent`);
+      }
+    }
+    return;
+  }
+  const rules = valueRules(schemas.length === 1 ? (schemas[0] as Schema) : { anyOf: schemas });
+  if (typeof value === "string") {
+    const parts = splitTemplate(value);
+    if (parts.length === 1 && parts[0]?.kind === "arg") {
+      const name = parts[0].name;
+      addValue(where, where, checkArg(name, args[name] ?? {}, rules));
+    } else if (parts.every((part) => part.kind === "literal")) {
+      addValue(where, where, checkFixedValue(value, rules));
+    }
+    return;
+  }
+  addValue(where, where, checkFixedValue(value as number | boolean | null, rules));
+}
+
+function successSchemas(spec: SpecOperation): Schema[] {
+  const responses = isObject(spec.operation.responses) ? spec.operation.responses : {};
+  const codes = Object.keys(responses).filter((code) => /^2(?:[0-9]{2}|XX)$/i.test(code)).sort();
+  const schemas: Schema[] = [];
+  for (const code of codes) {
+    const response = responses[code];
+    if (!isObject(response) || !isObject(response.content)) continue;
+    for (const [type, entry] of Object.entries(response.content)) {
+      const bare = type.split(";")[0]?.trim().toLowerCase() ?? "";
+      if ((bare === "application/json" || bare.endsWith("+json") || bare === "*/*") && isObject(entry) && isObject(entry.schema)) schemas.push(entry.schema);
+    }
+  }
+  return schemas;
+}
+
+function checkPick(spec: SpecOperation, op: Operation, add: Add): void {
+  if (op.pick === undefined) return;
+  const schemas = successSchemas(spec);
+  if (schemas.length === 0) {
+    add("pick", "response", `${spec.method} ${spec.path} declares no JSON body for a 2xx answer, so nothing can be picked`);
+    return;
+  }
+  let roots = schemas;
+  if (op.pick.root !== undefined) {
+    const segments = op.pick.root.split(".");
+    const walk = walkPath(schemas, segments);
+    if (!walk.found) {
+      add("pick", `root ${op.pick.root}`, `pick.root "${op.pick.root}" is not in the success response ("${segments.slice(0, walk.at + 1).join(".")}" is not declared)`);
+      return;
+    }
+    if (walk.free) return;
+    roots = walk.schemas;
+  }
+  for (const field of op.pick.fields ?? []) {
+    const segments = field.split(".");
+    const walk = walkPath(roots, segments);
+    if (!walk.found) add("pick", `field ${field}`, `pick field "${field}" is not in the success response${segments.length > 1 ? ` ("${segments.slice(0, walk.at + 1).join(".")}" is not declared)` : ""}`);
+  }
+}
