@@ -2,8 +2,10 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { confirm } from "./commands/confirm.js";
 import { grant } from "./commands/grant.js";
+import { graphqlCheck } from "./commands/graphql-check.js";
 import { keys } from "./commands/keys.js";
 import { openapiCheck } from "./commands/openapi-check.js";
+import { openapiImport } from "./commands/openapi-import.js";
 import { list } from "./commands/list.js";
 import { revoke } from "./commands/revoke.js";
 import { run } from "./commands/run.js";
@@ -31,6 +33,12 @@ export const USAGE = `usage: integrations <command>
   revoke --member <file> --grant @file
                             sign the revocation of a grant you issued (printed: the
                             bot posts it to its sidecar's /v1/revoke)
+  openapi check <manifest> --spec <file> [--allow <file>] [--json]
+                            check every op against the provider's OpenAPI description
+  openapi import --spec <file> --operation <operationId|METHOD /path> [--id <op id>] [--json]
+                            print a draft op for one operation of the description
+  graphql check <manifest> --schema <file.graphql> [--allow <file>] [--json]
+                            check every op's GraphQL query against the schema
   run <integration> <op> --grant <eg1...|@file> [--arg k=v]... [--confirmation <ec1...>]
       [--sidecar http://127.0.0.1:8787] [--caller-token-file <file>]
                             ask a sidecar to run the op; prints the envelope
@@ -133,7 +141,25 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
             io,
           );
         }
+        if (sub === "import") {
+          const args = parseArgs(more, { values: ["spec", "operation", "id"], booleans: ["json"] });
+          noPositionals(args, "openapi import");
+          return await openapiImport(
+            { spec: oneFlag(args, "spec", { required: true }), operation: oneFlag(args, "operation", { required: true }), id: oneFlag(args, "id"), json: args.flags.has("json") },
+            io,
+          );
+        }
         throw new UsageError(sub === undefined ? "openapi needs a subcommand: check or import" : `unknown openapi subcommand "${sub}"`);
+      }
+      case "graphql": {
+        const [sub, ...more] = rest;
+        if (sub !== "check") throw new UsageError(sub === undefined ? "graphql needs a subcommand: check" : `unknown graphql subcommand "${sub}"`);
+        const args = parseArgs(more, { values: ["schema", "allow"], booleans: ["json"] });
+        if (args.positionals.length !== 1) throw new UsageError("graphql check takes one manifest file: integrations graphql check <manifest> --schema <file.graphql>");
+        return await graphqlCheck(
+          { manifest: args.positionals[0] as string, schema: oneFlag(args, "schema", { required: true }), allow: oneFlag(args, "allow"), json: args.flags.has("json") },
+          io,
+        );
       }
       case undefined:
       case "help":

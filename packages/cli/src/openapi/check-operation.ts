@@ -158,7 +158,7 @@ function checkBody(spec: SpecOperation, op: Operation, args: Record<string, Arg>
     add("body-encoding", "body", `the op sends ${encoding === "form" ? FORM : "application/json"}, the spec declares ${media.types.join(", ") || "no media type"}`);
   }
   if (media.schema === undefined) return;
-  walkBody(op.body_json, [media.schema], "", args, add, addValue);
+  walkBody(op.body_json, [media.schema], "", { args, encoding, add, addValue });
 }
 
 function alwaysSent(value: JsonValue, args: Record<string, Arg>): boolean {
@@ -166,11 +166,19 @@ function alwaysSent(value: JsonValue, args: Record<string, Arg>): boolean {
   return splitTemplate(value).every((part) => part.kind === "literal" || args[part.name]?.required === true);
 }
 
-function walkBody(value: JsonValue, schemas: Schema[], path: string, args: Record<string, Arg>, add: Add, addValue: AddValue): void {
+interface BodyContext {
+  args: Record<string, Arg>;
+  encoding: "json" | "form";
+  add: Add;
+  addValue: AddValue;
+}
+
+function walkBody(value: JsonValue, schemas: Schema[], path: string, context: BodyContext): void {
+  const { args, add, addValue } = context;
   const where = path === "" ? "body" : `body ${path}`;
   if (Array.isArray(value)) {
     const items = schemas.flatMap(itemSchemas);
-    value.forEach((item, index) => walkBody(item, items.length > 0 ? items : [{}], `${path}[${index}]`, args, add, addValue));
+    value.forEach((item, index) => walkBody(item, items.length > 0 ? items : [{}], `${path}[${index}]`, context));
     return;
   }
   if (value !== null && typeof value === "object") {
@@ -187,7 +195,7 @@ function walkBody(value: JsonValue, schemas: Schema[], path: string, args: Recor
         add("body-key", `body ${childPath}`, `body key "${childPath}" is not a property of the request body`);
         continue;
       }
-      if (found.length > 0) walkBody(child as JsonValue, found, childPath, args, add, addValue);
+      if (found.length > 0) walkBody(child as JsonValue, found, childPath, context);
     }
     if (schemas.length === 1) {
       for (const name of requiredOf(schemas[0] as Schema)) {
@@ -204,6 +212,9 @@ function walkBody(value: JsonValue, schemas: Schema[], path: string, args: Recor
     if (parts.length === 1 && parts[0]?.kind === "arg") {
       const name = parts[0].name;
       addValue(where, where, checkArg(name, args[name] ?? {}, rules));
+      if (context.encoding === "json" && rules.types.length > 0 && !rules.types.includes("string")) {
+        add("type", where, `${where}: {${name}} is sent as a JSON string, the spec wants ${rules.types.join(" | ")}`);
+      }
     } else if (parts.every((part) => part.kind === "literal")) {
       addValue(where, where, checkFixedValue(value, rules));
     }

