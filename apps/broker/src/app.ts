@@ -2,6 +2,7 @@ import { createHardenedDispatcher } from "@eleven-integrations/executor";
 import { ready } from "@eleven-integrations/grants";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { BrokerContext } from "./broker-context.js";
+import { createRefreshFlights } from "./refresh-flight.js";
 import { catalogRoutes } from "./catalog-routes.js";
 import { BrokerConfigError, validateBrokerSettings, type BrokerConfig } from "./config.js";
 import { connectRoutes } from "./connect-routes.js";
@@ -52,10 +53,18 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     allowedOrigins: webOrigins(allowedReturnTo),
     fetch: createOutboundFetch({ dispatcher, timeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS }),
     now,
+    refreshFlights: createRefreshFlights({
+      ...(config.redisUrl === undefined ? {} : { redisUrl: config.redisUrl }),
+      stateKey,
+      stateKeys: [stateKey, ...oldStateKeys],
+      callTimeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
+    }),
   };
   app.decorate("broker", context);
+  app.addHook("onClose", async () => context.refreshFlights.close());
   app.addHook("onReady", async () => {
     await ready();
+    await context.refreshFlights.open();
   });
   warnAboutOAuthApps(app, context);
   installErrorHandling(app);

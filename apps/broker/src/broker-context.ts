@@ -1,6 +1,7 @@
 import type { Registry } from "@eleven-integrations/loader";
 import type { OAuthApp } from "./config.js";
 import type { OutboundFetch } from "./outbound-fetch.js";
+import type { RefreshFlights } from "./refresh-flight.js";
 
 /** Everything the routes share, decorated on the instance as `app.broker`. */
 export interface BrokerContext {
@@ -19,6 +20,8 @@ export interface BrokerContext {
   readonly fetch: OutboundFetch;
   /** Unix time in seconds. */
   now(): number;
+  /** Single flight for refreshes: in this process, or across instances through Redis. */
+  readonly refreshFlights: RefreshFlights;
 }
 
 declare module "fastify" {

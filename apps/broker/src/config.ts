@@ -33,6 +33,11 @@ export interface BrokerConfig {
   outboundTimeoutMs?: number;
   /** Unix time in seconds; tests move the clock. */
   now?: () => number;
+  /**
+   * Redis shared by the broker instances: concurrent refreshes of one refresh
+   * token on any of them make one provider call. Without it, the same within one process.
+   */
+  redisUrl?: string;
 }
 
 /** The plain-data part of the configuration, as a file or the environment gives it. */

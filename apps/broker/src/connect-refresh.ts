@@ -4,6 +4,7 @@ import { z } from "zod";
 import { BrokerError } from "./broker-error.js";
 import { checkClientKey } from "./client-key.js";
 import { resolveOAuthTarget } from "./oauth-integration.js";
+import { refreshOnce } from "./refresh-flight.js";
 import { sealTokens, tokenBundle } from "./token-bundle.js";
 import { refreshTokens, tokenCallFailure } from "./token-exchange.js";
 
@@ -46,12 +47,15 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
     const clientKey = checkClientKey(body.data.client_key);
     const target = resolveOAuthTarget(broker, request.params.id);
 
-    let tokens: TokenEndpointResponse;
-    try {
-      tokens = await refreshTokens(broker, target, body.data.refresh_token);
-    } catch (error) {
-      throw tokenCallFailure(error, "refresh_failed", request.log);
-    }
+    // One provider call per refresh token, however many callers (and broker instances) ask at once.
+    const tokens: TokenEndpointResponse = await refreshOnce(
+      broker.refreshFlights,
+      target.manifest.id,
+      body.data.refresh_token,
+      () => refreshTokens(broker, target, body.data.refresh_token),
+      (error) => tokenCallFailure(error, "refresh_failed", request.log),
+      request.log,
+    );
     const sealed = sealTokens(tokenBundle(target.manifest.id, tokens, body.data.refresh_token), clientKey);
     return reply.code(200).header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ tokens: sealed }));
   });

@@ -21,7 +21,8 @@ export async function startServer(
   const registry: Registry = config.registryDir === undefined ? loadRegistry(manifestFiles) : await loadRegistryFromDir(config.registryDir);
 
   const logger = options.logger ?? { level: config.logLevel };
-  const app = buildApp({ ...config.settings, registry, logger });
+  const redisUrl = environment.BROKER_REDIS_URL;
+  const app = buildApp({ ...config.settings, registry, logger, ...(redisUrl === undefined || redisUrl === "" ? {} : { redisUrl }) });
   for (const warning of config.warnings) app.log.warn(warning);
   app.log.info(
     { registry: registry.hash, integrations: registry.integrations().length, source: config.registryDir ?? "embedded manifests" },
