@@ -144,9 +144,10 @@ function draftId(spec: SpecOperation): string {
 function draftLabel(spec: SpecOperation): string {
   for (const key of ["summary", "description"]) {
     const text = spec.operation[key];
-    if (typeof text === "string" && text.trim() !== "") return plainText(text.replace(/[#*`_[\]]/g, ""), 200).replace(/\.$/, "");
+    // Braces go: the label starts the confirm line, where `{name}` would be a placeholder.
+    if (typeof text === "string" && text.trim() !== "") return plainText(text.replace(/[#*`_[\]{}]/g, ""), 200).replace(/\.$/, "");
   }
-  return `${spec.method} ${spec.path}`;
+  return `${spec.method} ${spec.path.replace(/[{}]/g, "")}`;
 }
 
 function draftBody(

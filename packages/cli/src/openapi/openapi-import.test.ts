@@ -1,4 +1,7 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { loadRegistry } from "@eleven-integrations/loader";
 import type { Manifest } from "@eleven-integrations/schema";
 import { describe, expect, it } from "vitest";
@@ -102,6 +105,24 @@ describe("integrations openapi import", () => {
     expect(op.args?.calendar_id).toMatchObject({ required: true });
     expect(err.join("")).toContain("its path is relative to auth.base https://www.googleapis.com/calendar/v3");
     expect(err.join("")).toContain("still to decide before it ships:");
+  });
+
+  it("--json prints base, op and decisions; the op pasted into a manifest file passes validate and openapi check", async () => {
+    const out: string[] = [];
+    const io: CommandIo = { stdout: (text) => void out.push(text), stderr: () => undefined, env: {}, cwd: process.cwd() };
+    expect(await main(["openapi", "import", "--spec", SPECS.stripe, "--operation", "PostPrices", "--json"], io)).toBe(0);
+    const printed = JSON.parse(out.join("")) as { base: string; op: Manifest["ops"][number]; decide: string[] };
+    expect(printed.base).toBe("https://api.stripe.com");
+    expect(printed.decide.some((item) => item.startsWith("pick:"))).toBe(true);
+    const dir = await mkdtemp(join(tmpdir(), "openapi-import-"));
+    try {
+      await writeFile(join(dir, "draft.json"), JSON.stringify(manifestAround(printed.base, printed.op)));
+      const quiet: CommandIo = { stdout: () => undefined, stderr: () => undefined, env: {}, cwd: dir };
+      expect(await main(["validate", dir], quiet)).toBe(0);
+      expect(await main(["openapi", "check", join(dir, "draft.json"), "--spec", SPECS.stripe], quiet)).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("says which operation it could not find (exit 2)", async () => {
