@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -242,5 +244,36 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
     const old = await check(acme([list]), swagger);
     expect(old.code).toBe(2);
     expect(old.err).toContain("is not OpenAPI 3.0 or 3.1 (it is Swagger 2.0; convert it to OpenAPI 3 first)");
+  });
+
+  it("never fetches a $ref over HTTP: the spec is refused and the server sees no request", async () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests += 1;
+      response.end("A: { type: object }");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const spec = join(dir, "remote.yaml");
+      await writeFile(
+        spec,
+        [
+          "openapi: 3.0.3",
+          "info: { title: remote, version: '1' }",
+          "paths:",
+          "  /things:",
+          "    get:",
+          "      responses:",
+          "        '200': { description: ok, content: { application/json: { schema: { $ref: 'http://127.0.0.1:" + port + "/schemas.yaml#/A' } } } }",
+        ].join("\n"),
+      );
+      const result = await check(acme([list]), spec);
+      expect(result.code).toBe(2);
+      expect(result.err).toContain("cannot parse the spec");
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
