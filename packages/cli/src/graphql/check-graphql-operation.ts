@@ -81,6 +81,23 @@ export function checkGraphqlOperation(schema: GraphQLSchema, op: Operation): Gra
       }
     }
   }
+  const page = op.page;
+  if (page !== undefined) {
+    if (page.from === "link") add("page", "link", "a GraphQL answer has no Link header: page from the body");
+    const selected = (what: string, path: string | undefined, within: Selected | undefined) => {
+      if (path === undefined || within === undefined) return within;
+      const found = walk(within, path.split("."));
+      if (found === undefined) add("page", `${what} ${path}`, `page.${what} "${path}" is not selected by the query`);
+      return found;
+    };
+    if (page.from === "body") {
+      selected("cursor", page.cursor, tree);
+      selected("more", page.more, tree);
+    } else if (page.from === "last_item") {
+      selected("more", page.more, tree);
+      selected("key", page.key, page.items === undefined ? tree : selected("items", page.items, tree));
+    }
+  }
   return { operation: shown, mismatches };
 }
 

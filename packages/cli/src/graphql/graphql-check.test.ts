@@ -87,6 +87,22 @@ describe("integrations graphql check (Linear's schema)", () => {
     expect(line(result.out, "teams.list")).toContain("the query does not parse: Syntax Error");
   });
 
+  it("checks a paging declaration: the cursor and the more flag are selected by the query", async () => {
+    const manifest = await linear();
+    const teams = op(manifest, "teams.list");
+    teams.args = { after: { max_length: 512 } };
+    teams.body_json = {
+      query: "query($after: String) { teams(first: 50, after: $after) { nodes { id key name } pageInfo { hasNextPage endCursor } } }",
+      variables: { after: "{after}" },
+    };
+    teams.page = { from: "body", arg: "after", cursor: "data.teams.pageInfo.endCursor", more: "data.teams.pageInfo.hasNextPage" };
+    expect((await check(manifest)).code).toBe(0);
+    teams.page = { from: "body", arg: "after", cursor: "data.teams.pageInfo.startCursor", more: "data.teams.pageInfo.hasNextPage" };
+    const result = await check(manifest);
+    expect(result.code).toBe(1);
+    expect(line(result.out, "teams.list")).toContain('page.cursor "data.teams.pageInfo.startCursor" is not selected by the query');
+  });
+
   it("refuses a schema that is not GraphQL (exit 2)", async () => {
     const bad = join(dir, "bad.graphql");
     await writeFile(bad, "type Query { x: Nope }");

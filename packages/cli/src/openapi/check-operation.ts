@@ -4,7 +4,7 @@ import type { OpenApiDocument } from "./load-openapi.js";
 import { isObject, itemSchemas, propertyOf, requiredOf, valueRules, walkPath, type Schema } from "./schema-shape.js";
 import { checkArg, checkFixedValue, type ValueProblem } from "./value-checks.js";
 
-export type MismatchRule = "operation" | "host" | "query-key" | "body-key" | "body-encoding" | "enum" | "max-length" | "pattern" | "type" | "required" | "pick";
+export type MismatchRule = "operation" | "host" | "query-key" | "body-key" | "body-encoding" | "enum" | "max-length" | "pattern" | "type" | "required" | "pick" | "page";
 
 /** One way an op disagrees with the spec. `subject` names the key, arg or field (for allow-list entries). */
 export interface Mismatch {
@@ -95,6 +95,7 @@ export function checkOperation(document: OpenApiDocument, manifest: Manifest, op
 
   checkBody(spec, op, args, add, addValue);
   checkPick(spec, op, add);
+  checkPaging(spec, op, parameter, add);
   return { operation: `${spec.method} ${spec.path}`, mismatches };
 }
 
@@ -261,4 +262,36 @@ function checkPick(spec: SpecOperation, op: Operation, add: Add): void {
     const walk = walkPath(roots, segments);
     if (!walk.found) add("pick", `field ${field}`, `pick field "${field}" is not in the success response${segments.length > 1 ? ` ("${segments.slice(0, walk.at + 1).join(".")}" is not declared)` : ""}`);
   }
+}
+
+/**
+ * The op's paging declaration against the spec: a `Link` query key is a query
+ * parameter of the operation; a body cursor, a "more" flag, the items list and each
+ * item's key are in the success response.
+ */
+function checkPaging(spec: SpecOperation, op: Operation, parameter: (place: string, name: string) => Schema | undefined, add: Add): void {
+  const page = op.page;
+  if (page === undefined) return;
+  if (page.from === "link") {
+    if (parameter("query", page.query_key) === undefined) add("page", `query_key ${page.query_key}`, `page.query_key "${page.query_key}" is not a query parameter of ${spec.method} ${spec.path}`);
+    return;
+  }
+  const schemas = successSchemas(spec);
+  if (schemas.length === 0) {
+    add("page", "response", `${spec.method} ${spec.path} declares no JSON body for a 2xx answer, so no cursor can be read from it`);
+    return;
+  }
+  const exists = (what: string, path: string, within: Schema[]) => {
+    const walk = walkPath(within, path.split("."));
+    if (!walk.found) add("page", `${what} ${path}`, `page.${what} "${path}" is not in the success response`);
+    return walk;
+  };
+  if (page.from === "body") {
+    exists("cursor", page.cursor, schemas);
+    if (page.more !== undefined) exists("more", page.more, schemas);
+    return;
+  }
+  exists("more", page.more, schemas);
+  const items = page.items === undefined ? { found: true as const, schemas, free: false } : exists("items", page.items, schemas);
+  if (items.found && !items.free) exists("key", page.key, items.schemas);
 }

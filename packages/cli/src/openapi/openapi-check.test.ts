@@ -276,4 +276,19 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it("checks a paging declaration: the Link query key is a parameter; cursor, items, key and more are in the response", async () => {
+    const paged = (page: Record<string, unknown>): Op => ({ ...list, path: `${list.path}&after={after}`, args: { ...list.args, after: { max_length: 64 } }, page });
+    const good = await check(acme([paged({ from: "last_item", arg: "after", items: "data", key: "id", more: "has_more" })]), ACME);
+    expect(good.out).toContain("ok        things.list");
+    expect(good.code).toBe(0);
+    const bad = await check(acme([paged({ from: "last_item", arg: "after", items: "data", key: "uid", more: "more" })]), ACME);
+    expect(bad.code).toBe(1);
+    expect(line(bad.out, "things.list")).toContain('page.key "uid" is not in the success response');
+    expect(line(bad.out, "things.list")).toContain('page.more "more" is not in the success response');
+    const link = await check(acme([paged({ from: "link", arg: "after", query_key: "cursor" })]), ACME);
+    expect(line(link.out, "things.list")).toContain('page.query_key "cursor" is not a query parameter of GET /things');
+    const body = await check(acme([paged({ from: "body", arg: "after", cursor: "next_cursor" })]), ACME);
+    expect(line(body.out, "things.list")).toContain('page.cursor "next_cursor" is not in the success response');
+  });
 });
