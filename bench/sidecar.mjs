@@ -103,8 +103,8 @@ async function bare() {
 // --- the parent ----------------------------------------------------------------------------
 
 function startChild(role, env) {
-  // BENCH_CPU_PROF=<dir> profiles the sidecars (node --cpu-prof), to see where their time goes.
-  const profile = role === "sidecar" && process.env.BENCH_CPU_PROF !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  // BENCH_CPU_PROF=<dir> profiles the sidecars and the floor (node --cpu-prof), to see where their time goes.
+  const profile = (role === "sidecar" || role === "bare") && process.env.BENCH_CPU_PROF !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = fork(fileURLToPath(import.meta.url), [], {
     env: { ...process.env, ...env, BENCH_SIDECAR_ROLE: role },
     execArgv: [...process.execArgv, ...profile],
