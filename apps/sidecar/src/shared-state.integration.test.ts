@@ -223,4 +223,26 @@ describe("while Redis is down", () => {
     expect(answers.filter((answer) => answer.body.status === "ok")).toHaveLength(1);
     expect(writesSent() - before).toBe(1);
   });
+
+  it("starts while Redis is down (reads only), and writes once Redis comes up", async () => {
+    const late = await startRedisServer();
+    await late.stop();
+    try {
+      const started = await startFleet({ count: 1, dispatcher: provider.dispatcher, redisUrl: late.url });
+      fleets.push(started);
+      const sidecar = started.sidecars[0]!;
+      const writeGrant = started.grant({ access: "write" });
+      expect((await sidecar.call("/v1/run", { grant: started.grant(), op: "repos.list" })).body.status).toBe("ok");
+      expect((await sidecar.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS })).body.error.code).toBe("unavailable");
+      await late.start();
+      await expect
+        .poll(async () => (await sidecar.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS })).body.status, { timeout: 15_000, interval: 200 })
+        .toBe("confirmation_required");
+      const ran = await sidecar.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS, confirmation: started.confirmation(writeGrant, "issues.create", ISSUE_ARGS) });
+      expect(ran.body.status).toBe("ok");
+    } finally {
+      await Promise.all(fleets.splice(fleets.length - 1).map((started) => started.close()));
+      await late.close();
+    }
+  });
 });
