@@ -69,3 +69,21 @@ export function startedAuditRecord(facts: RunFacts, durationMs: number): AuditRe
     duration_ms: durationMs,
   };
 }
+
+/** The line of a revocation `POST /v1/revoke` recorded: `status: "revoked"`, the grant and its member, no op. */
+export function revocationAuditRecord(gid: string, member: string, integration: string, durationMs: number): AuditRecord {
+  return {
+    time: new Date().toISOString(),
+    audit_id: randomUUID(),
+    gid,
+    member,
+    integration,
+    op: null,
+    access: null,
+    args_digest: null,
+    status: "revoked",
+    code: null,
+    http_status: null,
+    duration_ms: durationMs,
+  };
+}

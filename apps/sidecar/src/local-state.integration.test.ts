@@ -7,6 +7,11 @@ import { startSidecar, type RunningSidecar } from "./server-start.js";
 import { grantFor, lineFor, member, opened, temporaryDirectory } from "./__fixtures__/grant-kit.js";
 import { httpCall } from "./__fixtures__/http-call.js";
 import type { LooseAnswer } from "./__fixtures__/sidecar-fleet.js";
+import { authorized, mockProvider, readAudit } from "./__fixtures__/test-app.js";
+import { buildApp } from "./app.js";
+import { systemJournalIo } from "./line-journal.js";
+import { LocalState } from "./local-state.js";
+import { bot, CALLER_TOKEN, confirmationFor, registry } from "./__fixtures__/grant-kit.js";
 import { startProviderStandIn, type ProviderStandIn } from "./__fixtures__/provider-stand-in.js";
 
 const ISSUE_ARGS = { owner: "octocat", repo: "hello-world", title: "Crash on start" };
@@ -50,6 +55,8 @@ describe("a sidecar without Redis", () => {
 
       const revoked = await call("/v1/revoke", { revocation: signRevocation({ member, grant }) });
       expect(revoked.status).toBe("ok");
+      const audit = await readAudit(sidecar.auditFile);
+      expect(audit.at(-1)).toMatchObject({ status: "revoked", gid: revoked.gid, member: member.publicKey, integration: "github", op: null });
       expect((await stat(sidecar.revocationFile)).mode & 0o777).toBe(0o600);
       await sidecar.close();
 
@@ -82,6 +89,42 @@ describe("a sidecar without Redis", () => {
       expect((await call("/v1/run", { grant, op: "issues.create", args: ISSUE_ARGS, confirmation })).error.code).toBe("confirmation_invalid");
     } finally {
       await sidecar.close();
+    }
+  });
+});
+
+describe("a replay journal on a full disk", () => {
+  it("answers unavailable and sends nothing when the consumed confirmation cannot be flushed", async () => {
+    const dir = await temporaryDirectory();
+    let full = false;
+    const state = new LocalState({
+      replayFile: join(dir, "replay.log"),
+      io: {
+        write: (fd, buffer, offset, length) => {
+          if (full) throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+          return systemJournalIo.write(fd, buffer, offset, length);
+        },
+        sync: systemJournalIo.sync,
+      },
+    });
+    const upstream = mockProvider();
+    const app = buildApp({ registry, botKeys: bot, trustedMembers: [member.publicKey], callerToken: CALLER_TOKEN, auditFile: join(dir, "audit.log"), dispatcher: upstream.dispatcher, state });
+    try {
+      await app.ready();
+      full = true;
+      const grant = grantFor({ access: "write" });
+      const response = await app.inject({
+        method: "POST",
+        url: "/v1/run",
+        headers: authorized,
+        payload: { grant, op: "issues.create", args: ISSUE_ARGS, confirmation: confirmationFor(grant, "issues.create", ISSUE_ARGS) },
+      });
+      expect(response.json()).toMatchObject({ status: "error", op: "issues.create", error: { code: "unavailable" } });
+      expect(upstream.sent).toEqual([]);
+      expect((await readAudit(join(dir, "audit.log"))).map((line) => line.code)).toEqual(["unavailable"]);
+    } finally {
+      await app.close();
+      await upstream.agent.close();
     }
   });
 });

@@ -14,7 +14,7 @@ export interface RevokeDeps {
 
 /** `POST /v1/revoke` answers (HTTP 200 for every well-formed, authorised call). */
 export type RevokeAnswer =
-  | { status: "ok"; gid: string; integration: string; revoked_until: number }
+  | { status: "ok"; gid: string; integration: string; member: string; revoked_until: number }
   | { status: "error"; error: Refusal | { code: "revocation_invalid"; message: string; next_action: string } };
 
 const NEXT_ACTION: Partial<Record<string, string>> = {
@@ -54,5 +54,5 @@ export async function revokeGrant(body: RevokeBody, deps: RevokeDeps, log: Fasti
     return { status: "error", error: UNAVAILABLE_REFUSAL };
   }
   log.info({ gid: grant.gid, integration: grant.integration }, "grant revoked");
-  return { status: "ok", gid: grant.gid, integration: grant.integration, revoked_until: until };
+  return { status: "ok", gid: grant.gid, integration: grant.integration, member: grant.iss, revoked_until: until };
 }

@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { serializeEnvelope } from "@eleven-integrations/executor";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AuditRecord, AuditSink } from "./audit-log.js";
-import { failedCallAuditRecord, runAuditRecord, startedAuditRecord } from "./audit-record.js";
+import { failedCallAuditRecord, revocationAuditRecord, runAuditRecord, startedAuditRecord } from "./audit-record.js";
 import { opsBodySchema, parseBody, revokeBodySchema, runBodySchema, wellFormedOp } from "./body-schemas.js";
 import { httpErrorBody } from "./http-error.js";
 import { opsPalette } from "./ops-palette.js";
@@ -36,7 +36,14 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.post("/v1/revoke", async (request, reply) => {
     const parsed = parseBody(revokeBodySchema, request.body);
     if (!parsed.ok) return reply.code(400).send(httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
-    return revokeGrant(parsed.value, deps, request.log);
+    const started = performance.now();
+    const answered = await revokeGrant(parsed.value, deps, request.log);
+    // A recorded revocation gets its own flushed audit line: who ended which grant, and when.
+    if (answered.status === "ok") {
+      const record = revocationAuditRecord(answered.gid, answered.member, answered.integration, elapsedMs(started));
+      return answer(reply, deps, record, 200, answered, true);
+    }
+    return answered;
   });
 
   app.post("/v1/run", async (request, reply) => {

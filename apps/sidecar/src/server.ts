@@ -10,7 +10,8 @@ try {
     `eleven-sidecar listening on ${sidecar.address}\n` +
       `  bot public key: ${sidecar.publicKey}\n` +
       `  caller token:   ${sidecar.callerTokenFile}\n` +
-      `  audit log:      ${sidecar.auditFile}\n`,
+      `  audit log:      ${sidecar.auditFile}\n` +
+      `  shared state:   ${process.env.REDIS_URL === undefined || process.env.REDIS_URL === "" ? "this process and its journals (no REDIS_URL)" : "Redis (REDIS_URL)"}\n`,
   );
   closeOnSignals(process, sidecar.close, (code) => process.exit(code));
 } catch (error) {
