@@ -141,7 +141,11 @@ export async function run() {
   const children = [];
   let redis;
   try {
-    redis = await startRedisServer();
+    try {
+      redis = await startRedisServer();
+    } catch (error) {
+      console.log(`Redis store: not measured (${error.message})`);
+    }
     const providerChild = startChild("provider", { BENCH_TLS: JSON.stringify({ key: tls.key, cert: tls.cert }) });
     children.push(providerChild.child);
     const { port: providerPort } = await providerChild.first;
@@ -190,7 +194,7 @@ export async function run() {
         },
       },
       await startSidecarTarget("sidecar POST /v1/run, in-process store"),
-      await startSidecarTarget("sidecar POST /v1/run, Redis store", redis.url),
+      ...(redis === undefined ? [] : [await startSidecarTarget("sidecar POST /v1/run, Redis store", redis.url)]),
     ];
     for (const target of targets) {
       const check = await fetch(target.request.url, target.request).then((response) => response.json());
@@ -223,7 +227,7 @@ export async function run() {
       console.log(`${target.name.padEnd(42)} ${fmt(best.rps, 0).padStart(6)} req/s, p50 ${best.p50} ms, p99 ${best.p99} ms, server CPU ${fmt(best.cpuUs, 0)} µs/req, peak RSS ${fmt(best.rssMiB, 1)} MiB`);
     }
     console.log(`ratio, in-process store: ${fmt(local.best.rps / floor.best.rps)}x (goal >= 0.8x)`);
-    console.log(`ratio, Redis store:      ${fmt(shared.best.rps / floor.best.rps)}x`);
+    if (shared !== undefined) console.log(`ratio, Redis store:      ${fmt(shared.best.rps / floor.best.rps)}x`);
   } finally {
     for (const child of children) child.kill("SIGTERM");
     await redis?.close();
