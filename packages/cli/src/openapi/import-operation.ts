@@ -22,7 +22,7 @@ const SECRET_FIELD = /secret|token|password|passwd|private_key|client_key/i;
 const LIST_NAMES = ["items", "data", "results", "nodes", "records", "entries", "values", "channels", "messages", "members"];
 const MAX_PICK = 12;
 /** Fields a bot answers and chains with, proposed first (the rest keep the spec's order; links and internal ids last). */
-const PREFERRED_FIELDS = ["id", "number", "key", "identifier", "name", "title", "summary", "state", "status", "email", "html_url", "url", "htmlLink", "created_at", "created", "updated_at", "updated"];
+const PREFERRED_FIELDS = ["id", "number", "key", "identifier", "login", "name", "title", "summary", "text", "ts", "user", "channel", "state", "status", "html_url", "url", "htmlLink", "created_at", "created", "updated_at", "updated"];
 
 /**
  * Drafts a manifest op from one spec operation: whole-segment path placeholders,
@@ -236,7 +236,10 @@ function draftPick(spec: SpecOperation, decide: string[]): Operation["pick"] | u
       const property = propertyOf(schema, name);
       return Array.isArray(property) && property.some((item) => isArraySchema(item) && itemSchemas(item).some((inner) => scalarFields(inner, "", 0).length > 0));
     });
-    const chosen = lists.find((name) => LIST_NAMES.includes(name)) ?? (lists.length === 1 ? lists[0] : undefined);
+    // A list envelope ({ data: [...], has_more }) picks under its list; an object that merely
+    // holds a list among many fields (a Stripe price's tiers) is picked itself.
+    const envelope = lists.length === 1 && propertyNames(schema).length <= 8 && spec.method === "GET";
+    const chosen = lists.find((name) => LIST_NAMES.includes(name)) ?? (envelope ? lists[0] : undefined);
     if (chosen !== undefined && PICK_SEGMENT.test(chosen)) {
       root = chosen;
       const property = propertyOf(schema, chosen);
@@ -245,9 +248,10 @@ function draftPick(spec: SpecOperation, decide: string[]): Operation["pick"] | u
   }
   const fields = [...new Set(objects.flatMap((object) => scalarFields(object, "", 0)))];
   const rank = (field: string) => {
-    const preferred = PREFERRED_FIELDS.indexOf(field);
-    if (preferred !== -1) return preferred;
-    return /(?:^|_)(?:node_id|url)$|_url$|\.url$|(?:^|\.)object$|_id$/.test(field) ? 1000 : 100;
+    const nested = field.includes(".") ? 150 : 0;
+    const preferred = PREFERRED_FIELDS.indexOf(field.split(".").at(-1) as string);
+    if (preferred !== -1) return preferred + nested;
+    return (/(?:^|_)(?:node_id|url)$|_url$|\.url$|(?:^|\.)object$|_id$/.test(field) ? 1000 : 100) + nested;
   };
   const ordered = fields
     .map((field, index) => ({ field, index }))
@@ -276,7 +280,12 @@ function scalarFields(schema: Schema, prefix: string, depth: number): string[] {
     const types = new Set(shapes.flatMap((variant) => (typeof variant.type === "string" ? [variant.type] : [])));
     const path = prefix === "" ? name : `${prefix}.${name}`;
     if (types.has("object") || shapes.some((variant) => isObject(variant.properties))) {
-      if (depth === 0) nested.push(...scalarFields(property.length === 1 ? (property[0] as Schema) : { anyOf: property }, path, depth + 1).slice(0, 3));
+      if (depth === 0) {
+        const inner = scalarFields(property.length === 1 ? (property[0] as Schema) : { anyOf: property }, path, depth + 1);
+        // A nested record keeps its few identifying fields (a user's login, not their email).
+        const identifying = inner.filter((field) => PREFERRED_FIELDS.includes(field.split(".").at(-1) as string));
+        nested.push(...identifying.slice(0, 3));
+      }
     } else if (![...types].some((type) => type === "array") && types.size > 0) {
       own.push(path);
     }

@@ -91,6 +91,16 @@ describe("integrations openapi import", () => {
     const prices = draftOperation(findOperation(await spec("stripe"), "PostPrices"), {});
     expect(prices.op).toMatchObject({ encoding: "form", body_json: { currency: "{currency}" } });
     expect(prices.op.confirm).toContain("{currency}");
+    // A price holds a list (tiers) among many fields: the pick stays on the price, not under the list.
+    expect(prices.op.pick?.root).toBeUndefined();
+    expect(prices.op.pick?.fields?.[0]).toBe("id");
+    // A list envelope is picked under its list; a nested record keeps identifying fields only.
+    const history = draftOperation(findOperation(await spec("slack"), "conversations_history"), {});
+    expect(history.op.pick?.root).toBe("messages");
+    expect(history.op.pick?.fields).toEqual(expect.arrayContaining(["text", "ts", "user"]));
+    const comment = draftOperation(findOperation(await spec("github"), "issues/create-comment"), {});
+    expect(comment.op.pick?.fields).toContain("user.login");
+    expect(comment.op.pick?.fields).not.toContain("user.email");
   });
 
   it("prints the draft op on stdout and what is left to decide on stderr", async () => {
