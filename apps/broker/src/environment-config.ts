@@ -38,7 +38,8 @@ const ENVIRONMENT_NAMES: Record<string, string> = {
 };
 const CONFIG_VARIABLES = ["BROKER_PUBLIC_URL", "BROKER_STATE_KEY", "BROKER_STATE_KEYS_OLD", "BROKER_ALLOWED_RETURN_TO", "BROKER_OAUTH_APPS_FILE"];
 
-const fileSchema = brokerSettingsSchema.extend({
+/** The `BROKER_CONFIG_FILE` JSON file: the broker settings plus where to listen and what to serve. */
+export const brokerFileSchema = brokerSettingsSchema.extend({
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535).optional(),
   registryDir: z.string().min(1).optional(),
@@ -69,7 +70,7 @@ export function loadServerConfig(environment: NodeJS.ProcessEnv, options: LoadSe
     const json = readJson(configFile, readFile, "BROKER_CONFIG_FILE", issues);
     if (json === undefined) return { ok: false, issues };
     warnIfReadableByOthers(configFile, fileMode, warnings);
-    const parsed = fileSchema.safeParse(json);
+    const parsed = brokerFileSchema.safeParse(json);
     if (!parsed.success) {
       for (const issue of describeIssues(parsed.error)) issues.push({ path: `${configFile}: ${formatPath(issue.path)}`, message: issue.message });
       return { ok: false, issues };

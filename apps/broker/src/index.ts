@@ -17,3 +17,5 @@ export type { ServedCatalog, ServedCatalogEntry } from "./catalog.js";
 export type { TokenBundle } from "./token-bundle.js";
 export { STATE_TTL_SECONDS } from "./oauth-state.js";
 export type { BrokerContext } from "./broker-context.js";
+export { brokerEnvironmentSchema, type BrokerEnvironment } from "./environment-schema.js";
+export { brokerFileSchema } from "./environment-config.js";

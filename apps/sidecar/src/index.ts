@@ -10,3 +10,4 @@ export { DEFAULT_RATE_LIMITS, StateUnavailableError, type RateLimit, type RateLi
 export { LocalState, type LocalStateOptions } from "./local-state.js";
 export { RedisState, redisKeyPrefix, type RedisStateOptions } from "./redis-state.js";
 export type { RevokeAnswer } from "./revoke.js";
+export { sidecarEnvironmentSchema, type SidecarEnvironment } from "./environment-schema.js";

@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** What the configuration table of docs/operating.md says about one variable. */
+export interface VariableMeta {
+  description: string;
+  /** The default, as text, when the variable is unset. */
+  default?: string;
+  /** True when the value is a secret (or names a file of secrets). */
+  secret?: boolean;
+}
+
+const variable = (schema: z.ZodType<string | undefined>, meta: VariableMeta) => schema.meta({ ...meta });
+
+/**
+ * Every environment variable the `eleven-sidecar` command reads
+ * (`optionsFromEnvironment`), with what it means. The table in docs/operating.md is
+ * generated from this schema, and a test fails when the sidecar's source reads a
+ * variable this schema does not declare.
+ */
+export const sidecarEnvironmentSchema = z.object({
+  SIDECAR_HOME: variable(z.string().optional(), {
+    description: "The folder holding the bot key, caller token, trusted members, audit log and replay journal (created 0700).",
+    default: "~/.eleven-sidecar",
+  }),
+  PORT: variable(z.string().regex(/^[0-9]{1,5}$/).optional(), {
+    description: "The loopback port to listen on (0 picks a free one). The host is always 127.0.0.1.",
+    default: "8787",
+  }),
+  LOG_LEVEL: variable(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(), {
+    description: "pino's level for the JSON log on stdout.",
+    default: "info",
+  }),
+});
+
+export type SidecarEnvironment = z.infer<typeof sidecarEnvironmentSchema>;
