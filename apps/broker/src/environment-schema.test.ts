@@ -1,10 +1,17 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { brokerEnvironmentSchema } from "./environment-schema.js";
 import { brokerFileSchema } from "./environment-config.js";
 
-const source = new URL(".", import.meta.url).pathname;
+/** The app's `src` folder, wherever in it this test lives. */
+function sourceRoot(): string {
+  let dir = fileURLToPath(new URL(".", import.meta.url));
+  while (basename(dir) !== "src") dir = dirname(dir);
+  return dir;
+}
+const source = sourceRoot();
 
 /** Every environment variable the broker's source reads: `environment.X`, `env["X"]`, `process.env.X`, and names listed as strings. */
 function variablesRead(dir: string): Set<string> {

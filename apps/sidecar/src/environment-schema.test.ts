@@ -1,9 +1,16 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { sidecarEnvironmentSchema } from "./environment-schema.js";
 
-const source = new URL(".", import.meta.url).pathname;
+/** The app's `src` folder, wherever in it this test lives. */
+function sourceRoot(): string {
+  let dir = fileURLToPath(new URL(".", import.meta.url));
+  while (basename(dir) !== "src") dir = dirname(dir);
+  return dir;
+}
+const source = sourceRoot();
 
 /** Every environment variable the sidecar's source reads: `environment["X"]`, `env.X`, `process.env.X`, and names passed as strings to helpers. */
 function variablesRead(dir: string): Set<string> {
