@@ -2,7 +2,7 @@
 //
 //   0. refuses a dirty working tree (what is published must be what is committed)
 //   1. `changeset version`: applies the pending changesets (versions, changelogs)
-//   2. `turbo run build`
+//   2. `turbo run build` of the public packages, their dist/ folders removed first
 //   3. the signed registry document, when a release key is given (see below); the
 //      versions and the document are committed as "Version packages", so the tags
 //      of step 5 point at what was published
@@ -19,6 +19,8 @@
 //                         ELEVEN_RELEASE_SEQUENCE (default: one more than the last).
 //   --no-version          skip step 1 (the versions were bumped in a pull request).
 import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { checkRelease } from "./release-check.mjs";
 import { assertOneRegistry } from "./lib/registry-guard.mjs";
@@ -49,6 +51,8 @@ try {
   const dirty = git(["status", "--porcelain"]);
   if (dirty !== "") throw new Error(`the working tree is not clean; commit or stash first:\n${dirty}`);
   if (!values["no-version"]) run("pnpm", ["exec", "changeset", "version"], { cwd, env });
+  // A clean build: a file left in dist/ by an older source layout would otherwise be published.
+  for (const pkg of publicPackages(cwd)) rmSync(join(pkg.dir, "dist"), { recursive: true, force: true });
   // The public packages and what they need to build (the apps only as a test dependency of the CLI).
   const filters = publicPackages(cwd).map((pkg) => `--filter=${pkg.name}`);
   run("pnpm", ["exec", "turbo", "run", "build", "--output-logs=errors-only", ...filters], { cwd, env });
