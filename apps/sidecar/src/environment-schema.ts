@@ -30,6 +30,20 @@ export const sidecarEnvironmentSchema = z.object({
     description: "pino's level for the JSON log on stdout.",
     default: "info",
   }),
+  REDIS_URL: variable(z.string().regex(/^rediss?:\/\/\S+$/).optional(), {
+    description:
+      "Redis for what every sidecar of this bot must share: the confirmation replay set, rate limits and revocations (keys namespaced per bot). Unset: kept in this process and its journals, for one sidecar per bot.",
+    default: "none",
+    secret: true,
+  }),
+  RATE_LIMIT_GRANT: variable(z.string().regex(/^[1-9][0-9]{0,6}\/[1-9][0-9]{0,5}$/).optional(), {
+    description: "Runs allowed per grant, as <runs>/<seconds>; a run over it is rate_limited with retry_after_s, nothing sent.",
+    default: "60/60",
+  }),
+  RATE_LIMIT_INTEGRATION: variable(z.string().regex(/^[1-9][0-9]{0,6}\/[1-9][0-9]{0,5}$/).optional(), {
+    description: "Runs allowed per integration for this bot, as <runs>/<seconds>.",
+    default: "300/60",
+  }),
 });
 
 export type SidecarEnvironment = z.infer<typeof sidecarEnvironmentSchema>;
