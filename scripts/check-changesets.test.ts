@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { changesetPackages, checkChangesets } from "./check-changesets.mjs";
+import { changesetFileProblems, changesetPackages, checkChangesets } from "./check-changesets.mjs";
 
 interface Result { changed: { name: string; files: string[] }[]; missing: { name: string }[] }
 const check = checkChangesets as (options: { root: string; base: string }) => Result;
@@ -90,5 +90,28 @@ describe("changeset check", () => {
   it("reads the packages a changeset bumps from its front matter", () => {
     expect(changesetPackages('---\n"@x/a": minor\n\'@x/b\': patch\n@x/c: major\n---\n\ntext "@x/d": minor\n')).toEqual(["@x/a", "@x/b", "@x/c"]);
     expect(changesetPackages("---\n---\n\nempty changeset\n")).toEqual([]);
+  });
+});
+
+describe("changeset files", () => {
+  it("refuses a changeset added in the branch that names a private app or an unknown package", () => {
+    write("packages/schema/src/index.ts", "export const a = 4;\n");
+    write(".changeset/mixed.md", '---\n"@x/schema": minor\n"@x/broker": minor\n"@x/nope": patch\n---\n\nMixed.\n');
+    const result = check({ root: repo, base: "main" }) as Result & { problems: string[] };
+    expect(result.missing).toEqual([]);
+    expect(result.problems).toEqual([
+      '.changeset/mixed.md: "@x/nope" is not a package of this workspace',
+      '.changeset/mixed.md: "@x/broker" is private and never released; leave it out (say what changed in the changeset of a published package, or in its README)',
+    ]);
+    const cli = spawnSync("node", [script, "--base", "main"], { cwd: repo, encoding: "utf8" });
+    expect(cli.status).toBe(1);
+    expect(cli.stderr).toContain('"@x/broker" is private and never released');
+  });
+
+  it("before a release: only a changeset mixing private and published packages is a problem", () => {
+    write(".changeset/app-only.md", '---\n"@x/broker": minor\n---\n\nApp only.\n');
+    write(".changeset/mixed.md", '---\n"@x/schema": minor\n"@x/broker": minor\n---\n\nMixed.\n');
+    const problems = (changesetFileProblems as (root: string, packages: { name: string }[]) => string[])(repo, [{ name: "@x/schema" }, { name: "@x/manifests" }]);
+    expect(problems).toEqual([".changeset/mixed.md: names private @x/broker beside published packages; changeset version refuses such a mixed changeset"]);
   });
 });

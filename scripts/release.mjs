@@ -1,6 +1,7 @@
 // `pnpm release`: version, build, check and publish every public package.
 //
-//   0. refuses a dirty working tree (what is published must be what is committed)
+//   0. refuses a dirty working tree (what is published must be what is committed) and
+//      a changeset that names an unknown package or mixes private and published ones
 //   1. `changeset version`: applies the pending changesets (versions, changelogs)
 //   2. `turbo run build` of the public packages, their dist/ folders removed first
 //   3. the signed registry document, when a release key is given (see below); the
@@ -22,6 +23,7 @@ import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { changesetFileProblems } from "./check-changesets.mjs";
 import { checkRelease } from "./release-check.mjs";
 import { assertOneRegistry } from "./lib/registry-guard.mjs";
 import { signRegistry } from "./lib/sign-registry.mjs";
@@ -48,6 +50,8 @@ function git(args) {
 try {
   const target = assertOneRegistry(publicPackages(cwd), registry);
   console.log(`release: publishing to ${target}`);
+  const problems = changesetFileProblems(cwd, publicPackages(cwd));
+  if (problems.length > 0) throw new Error(`fix these changesets first:\n  ${problems.join("\n  ")}`);
   const dirty = git(["status", "--porcelain"]);
   if (dirty !== "") throw new Error(`the working tree is not clean; commit or stash first:\n${dirty}`);
   if (!values["no-version"]) run("pnpm", ["exec", "changeset", "version"], { cwd, env });

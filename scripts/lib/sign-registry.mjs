@@ -2,7 +2,7 @@
 // manifests/integrations, written to manifests/registry.signed.json (a file of the
 // manifests package, so a broker can serve it at GET /registry.signed).
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 export const SIGNED_REGISTRY_FILE = "registry.signed.json";
@@ -22,17 +22,20 @@ export function signRegistry({ root, keyFile, sequence }) {
   const number = sequence === undefined ? nextSequence(manifestsDir) : Number(sequence);
   if (!Number.isSafeInteger(number) || number < 1) throw new Error(`--sequence must be a positive integer`);
   const cli = join(root, "packages", "cli", "dist", "bin.js");
-  let document;
+  const path = join(manifestsDir, SIGNED_REGISTRY_FILE);
+  // The release before this one, so the new one names its hash in `previous` and must have a higher sequence.
+  const previous = existsSync(path) ? ["--previous", path] : [];
+  const next = `${path}.next`;
   try {
-    document = execFileSync("node", [cli, "registry", "sign", "--key", keyFile, "--sequence", String(number), join(manifestsDir, "integrations")], {
-      cwd: root,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    execFileSync(
+      "node",
+      [cli, "registry", "sign", "--key", keyFile, "--sequence", String(number), ...previous, "--out", next, join(manifestsDir, "integrations")],
+      { cwd: root, stdio: ["ignore", "inherit", "inherit"] },
+    );
   } catch {
+    rmSync(next, { force: true });
     throw new Error("`integrations registry sign` failed (see above); nothing was published");
   }
-  const path = join(manifestsDir, SIGNED_REGISTRY_FILE);
-  writeFileSync(path, document.endsWith("\n") ? document : `${document}\n`);
+  renameSync(next, path);
   return path;
 }
