@@ -58,6 +58,12 @@ export const brokerEnvironmentSchema = z.object({
     default: "info",
     file: "logLevel",
   }),
+  BROKER_REDIS_URL: variable(text(), {
+    description:
+      "Redis shared by every broker instance: concurrent refreshes of one refresh token, on any instance, make one provider call and every caller gets its result. Unset: single-flight within one instance.",
+    default: "none",
+    secret: true,
+  }),
   NODE_ENV: variable(text(), {
     description: "production refuses to start without a configuration; anything else falls back to the development configuration.",
   }),
