@@ -21,8 +21,10 @@ export function ensureRedisServer() {
   installed = true;
   const sudo = process.getuid?.() === 0 ? [] : ["sudo", "-n"];
   const run = (args) => spawnSync(sudo.length > 0 ? sudo[0] : args[0], sudo.length > 0 ? [...sudo.slice(1), ...args] : args.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
-  run(["apt-get", "update"]);
-  run(["apt-get", "install", "-y", "--no-install-recommends", "redis-server"]);
+  // Wait for the package lock rather than fail when another test file installs at the same time.
+  const lock = ["-o", "DPkg::Lock::Timeout=300"];
+  run(["apt-get", ...lock, "update"]);
+  run(["apt-get", ...lock, "install", "-y", "--no-install-recommends", "redis-server"]);
   path = which("redis-server");
   if (path === "") throw new Error("redis-server is missing and could not be installed: run `apt-get install -y redis-server`");
   return path;
