@@ -14,9 +14,11 @@ export {
   type Access,
   type Method,
   type JsonValue,
+  type OAuthSettings,
 } from "./manifest-schema.js";
 export { pagingSchema, type Paging } from "./paging.js";
 export { providerErrorsSchema, failedWhenSchema, MAPPABLE_ERROR_CODES, type ProviderErrors, type FailedWhen, type MappableErrorCode } from "./provider-errors.js";
+export { oauthSchema, BROKER_AUTHORIZE_PARAMETERS, OAUTH_ERROR_CODES } from "./oauth-schema.js";
 export { parseManifest, formatJsonPath, type ManifestIssue, type ParseManifestResult } from "./parse-manifest.js";
 export { parsePathTemplate, type PathTemplate, type PathSegment, type QueryPair } from "./path-template.js";
 export { splitTemplate, placeholderNames, type TemplatePart } from "./placeholders.js";

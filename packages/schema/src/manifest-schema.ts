@@ -4,6 +4,7 @@ import { dotPathProblem } from "./dot-path.js";
 import { headerNameProblem, headerValueProblem } from "./headers.js";
 import { parsePathTemplate } from "./path-template.js";
 import { pagingSchema } from "./paging.js";
+import { oauthSchema } from "./oauth-schema.js";
 import { placeholderNames } from "./placeholders.js";
 import { plainTextProblem } from "./plain-text.js";
 import { providerErrorsSchema } from "./provider-errors.js";
@@ -28,20 +29,6 @@ function check<T>(problem: (value: T) => string | undefined) {
 const plainText = (max: number) => z.string().max(max).superRefine(check(plainTextProblem));
 
 const text = (max: number) => plainText(max).refine((value) => value.trim().length > 0, "must not be empty");
-
-const httpsUrl = z
-  .string()
-  .regex(/^https:\/\//, "must be an https URL")
-  .superRefine(
-    check((value: string) => {
-      try {
-        new URL(value);
-        return undefined;
-      } catch {
-        return "must be an absolute URL";
-      }
-    }),
-  );
 
 const dotPath = z.string().superRefine(check(dotPathProblem));
 
@@ -164,13 +151,7 @@ export const authSchema = z
       .record(z.string().superRefine(check(headerNameProblem)), z.string().max(1024).superRefine(check(headerValueProblem)))
       .optional(),
     pat_help: text(1000).optional(),
-    oauth: z
-      .strictObject({
-        authorize_url: httpsUrl,
-        token_url: httpsUrl,
-        scopes: z.array(z.string().min(1).regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "must be a valid scope token")),
-      })
-      .optional(),
+    oauth: oauthSchema.optional(),
   })
   .superRefine((auth, context) => {
     const issue = (path: PropertyKey[], message: string) => context.addIssue({ code: "custom", path, message });
@@ -211,6 +192,7 @@ export const manifestSchema = z
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type Auth = z.infer<typeof authSchema>;
+export type { OAuthSettings } from "./oauth-schema.js";
 export type Operation = z.infer<typeof operationSchema>;
 export type Arg = z.infer<typeof argSchema>;
 export type Pick = z.infer<typeof pickSchema>;
