@@ -1,14 +1,17 @@
 import { createHardenedDispatcher } from "@eleven-integrations/executor";
+import type { Registry } from "@eleven-integrations/loader";
 import { ready } from "@eleven-integrations/grants";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { BrokerContext } from "./broker-context.js";
 import { createRefreshFlights } from "./refresh-flight.js";
 import { catalogRoutes } from "./catalog-routes.js";
-import { BrokerConfigError, validateBrokerSettings, type BrokerConfig } from "./config.js";
+import { BrokerConfigError, validateBrokerSettings, type BrokerConfig, type ConfigIssue } from "./config.js";
 import { connectRoutes } from "./connect-routes.js";
 import { installErrorHandling } from "./error-handler.js";
 import { brokerLoggerOptions } from "./logging.js";
 import { createOutboundFetch } from "./outbound-fetch.js";
+import { createMemoryRefreshLimiter } from "./refresh-limiter.js";
+import { serverTimeoutOptions } from "./server-timeouts.js";
 import { webOrigins } from "./return-to.js";
 
 const DEFAULT_OUTBOUND_TIMEOUT_MS = 10_000;
@@ -31,12 +34,15 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     throw new BrokerConfigError([{ path: "registry", message: "is required (a loaded Registry)" }]);
   }
   const { publicUrl, stateKey, oldStateKeys = [], oauthApps = {}, allowedReturnTo } = settings.value;
+  const appIssues = oauthAppIssues(config.registry, oauthApps);
+  if (appIssues.length > 0) throw new BrokerConfigError(appIssues);
   const secrets = [stateKey, ...oldStateKeys, ...Object.values(oauthApps).map((app) => app.clientSecret)];
 
   const app = Fastify({
     logger: brokerLoggerOptions(config.logger, secrets),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    ...serverTimeoutOptions(config.timeouts),
   });
   // The executor's hardened dispatcher: HTTP/1.1, and only public unicast addresses at connect time.
   const dispatcher = config.dispatcher ?? createHardenedDispatcher();
@@ -52,6 +58,7 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     allowedReturnTo: new Set(allowedReturnTo),
     allowedOrigins: webOrigins(allowedReturnTo),
     fetch: createOutboundFetch({ dispatcher, timeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS }),
+    refreshLimiter: config.refreshLimiter ?? createMemoryRefreshLimiter(config.refreshLimits),
     now,
     refreshFlights: createRefreshFlights({
       ...(config.redisUrl === undefined ? {} : { redisUrl: config.redisUrl }),
@@ -73,12 +80,27 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
   return app;
 }
 
+/**
+ * An app for an id that is not an OAuth integration of this registry is a
+ * configuration mistake (a typo, or a manifest that lost its OAuth): the
+ * broker refuses to start and names it, rather than serve without it.
+ */
+function oauthAppIssues(registry: Registry, oauthApps: Record<string, unknown>): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const id of Object.keys(oauthApps)) {
+    const manifest = registry.get(id);
+    if (manifest === undefined) issues.push({ path: `oauthApps.${id}`, message: `there is no integration "${id}" in the registry: remove this app or fix its id` });
+    else if (manifest.auth.oauth === undefined) {
+      issues.push({ path: `oauthApps.${id}`, message: `${manifest.name} ("${id}") has no OAuth in the registry (auth.kind is "${manifest.auth.kind}"): remove this app` });
+    }
+  }
+  return issues;
+}
+
 function warnAboutOAuthApps(app: FastifyInstance, context: BrokerContext): void {
   const unavailable = context.registry
     .integrations()
     .filter((manifest) => manifest.auth.oauth !== undefined && !Object.hasOwn(context.oauthApps, manifest.id))
     .map((manifest) => manifest.id);
   if (unavailable.length > 0) app.log.warn({ integrations: unavailable }, "no OAuth app configured: these integrations are served with OAuth unavailable");
-  const unused = Object.keys(context.oauthApps).filter((id) => context.registry.get(id)?.auth.oauth === undefined);
-  if (unused.length > 0) app.log.warn({ integrations: unused }, "OAuth apps configured for integrations that are not OAuth integrations in this registry: ignored");
 }

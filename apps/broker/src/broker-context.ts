@@ -2,6 +2,7 @@ import type { Registry } from "@eleven-integrations/loader";
 import type { OAuthApp } from "./config.js";
 import type { OutboundFetch } from "./outbound-fetch.js";
 import type { RefreshFlights } from "./refresh-flight.js";
+import type { RefreshLimiter } from "./refresh-limiter.js";
 
 /** Everything the routes share, decorated on the instance as `app.broker`. */
 export interface BrokerContext {
@@ -18,6 +19,8 @@ export interface BrokerContext {
   readonly allowedOrigins: ReadonlySet<string>;
   /** oauth4webapi's `customFetch`: undici through the configured dispatcher. */
   readonly fetch: OutboundFetch;
+  /** Decides whether a refresh may reach the provider (per client key, per refresh token). */
+  readonly refreshLimiter: RefreshLimiter;
   /** Unix time in seconds. */
   now(): number;
   /** Single flight for refreshes: in this process, or across instances through Redis. */

@@ -13,12 +13,14 @@ export const BROKER_ERROR_STATUS = {
   state_expired: 400,
   issuer_mismatch: 400,
   invalid_callback: 400,
+  browser_mismatch: 400,
   token_exchange_failed: 400,
   refresh_failed: 400,
   not_found: 404,
   unknown_integration: 404,
   method_not_allowed: 405,
   oauth_unavailable: 409,
+  rate_limited: 429,
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal_error: 500,
@@ -36,13 +38,16 @@ export type BrokerErrorCode = keyof typeof BROKER_ERROR_STATUS;
 export class BrokerError extends Error {
   readonly code: BrokerErrorCode;
   readonly statusCode: number;
+  /** Seconds before trying again, sent as `Retry-After` (429). */
+  readonly retryAfterSeconds: number | undefined;
   private readonly [MARKER] = true;
 
-  constructor(code: BrokerErrorCode, message: string) {
+  constructor(code: BrokerErrorCode, message: string, options: { retryAfterSeconds?: number } = {}) {
     super(message);
     this.name = "BrokerError";
     this.code = code;
     this.statusCode = BROKER_ERROR_STATUS[code];
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /** True for a BrokerError from any installed copy of this package. */

@@ -88,14 +88,34 @@ describe("buildApp configuration", () => {
     const app = buildApp({
       registry: testRegistry(),
       ...valid,
-      oauthApps: { patonly: { clientId: "x", clientSecret: "y-secret-value" } },
       logger: { level: "info", stream: { write: (line: string) => void logs.push(line) } },
     });
     await app.ready();
     const warnings = logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
-    expect(warnings.map((entry) => entry.integrations)).toEqual([["noapp", "testauth"], ["patonly"]]);
+    expect(warnings.map((entry) => entry.integrations)).toEqual([["noapp", "testauth"]]);
     const catalog = (await app.inject({ method: "GET", url: "/registry" })).json();
     expect(catalog.integrations.filter((entry: { oauth_available?: boolean }) => entry.oauth_available === false)).toHaveLength(2);
     await app.close();
+  });
+
+  it("refuses to start with an app for an integration that has no OAuth, or that does not exist, naming each", () => {
+    let thrown: unknown;
+    try {
+      buildApp({
+        registry: testRegistry(),
+        ...valid,
+        oauthApps: { patonly: { clientId: "x", clientSecret: "y-secret-value" }, gihtub: { clientId: "x", clientSecret: "z-secret-value" } },
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(BrokerConfigError.isInstance(thrown)).toBe(true);
+    const error = thrown as BrokerConfigError;
+    expect(error.issues).toEqual([
+      { path: "oauthApps.patonly", message: expect.stringContaining('PAT Only ("patonly") has no OAuth in the registry') },
+      { path: "oauthApps.gihtub", message: expect.stringContaining('no integration "gihtub"') },
+    ]);
+    expect(error.message).toContain("oauthApps.patonly");
+    expect(error.message).not.toContain("secret-value");
   });
 });

@@ -2,6 +2,8 @@ import type { Registry } from "@eleven-integrations/loader";
 import type { Dispatcher } from "undici";
 import { z } from "zod";
 import type { BrokerLoggerOption } from "./logging.js";
+import type { RefreshLimiter, RefreshLimits } from "./refresh-limiter.js";
+import type { ServerTimeouts } from "./server-timeouts.js";
 
 const MARKER = Symbol.for("eleven-integrations.error.BrokerConfigError");
 
@@ -38,6 +40,12 @@ export interface BrokerConfig {
    * token on any of them make one provider call. Without it, the same within one process.
    */
   redisUrl?: string;
+  /** Request, header, keep-alive and idle timeouts of the broker's own server (defaults: 15 s, 10 s, 5 s, 30 s). */
+  timeouts?: ServerTimeouts;
+  /** Refreshes allowed per client key and per refresh token in a window (defaults: 10 and 3 per 60 s). */
+  refreshLimits?: RefreshLimits;
+  /** Replaces the in-process refresh limiter (a shared store when several brokers run); `refreshLimits` is then unused. */
+  refreshLimiter?: RefreshLimiter;
 }
 
 /** The plain-data part of the configuration, as a file or the environment gives it. */

@@ -24,11 +24,25 @@ async function startFlow(overrides: Partial<BrokerConfig> = {}) {
   app = built.app;
   const start = await app.inject({ method: "GET", url: `/connect/testauth/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(RETURN_TO)}` });
   const authorize = new URL(start.headers.location as string).searchParams;
+  cookie = String(start.headers["set-cookie"]).split(";")[0] as string;
   return { ...endpoint, ...built, state: authorize.get("state") as string, challenge: authorize.get("code_challenge") as string };
 }
 
-function callback(query: Record<string, string>, accept = "application/json") {
-  return app.inject({ method: "GET", url: `/connect/callback?${new URLSearchParams(query)}`, headers: { accept } });
+/** The binding cookie of the browser that started the last flow. */
+let cookie = "";
+
+function callback(query: Record<string, string>, accept = "application/json", withCookie: string | undefined = cookie) {
+  const headers: Record<string, string> = { accept };
+  if (withCookie !== undefined && withCookie !== "") headers.cookie = withCookie;
+  return app.inject({ method: "GET", url: `/connect/callback?${new URLSearchParams(query)}`, headers });
+}
+
+/** The `#error=` code a callback redirected to, or a failure naming what came instead. */
+function errorCode(response: { statusCode: number; headers: Record<string, unknown> }): string {
+  expect(response.statusCode).toBe(302);
+  const location = response.headers.location as string;
+  expect(location.startsWith(`${RETURN_TO}#error=`)).toBe(true);
+  return location.slice(`${RETURN_TO}#error=`.length);
 }
 
 const TOKENS = { access_token: "at-123", token_type: "Bearer", expires_in: 3600, refresh_token: "rt-456", scope: "openid" };
@@ -67,7 +81,7 @@ describe("GET /connect/callback", () => {
   it("leaves out what the provider did not send", async () => {
     const flow = await startFlow();
     flow.answer({ status: 200, body: { access_token: "only", token_type: "bearer" } });
-    const response = await callback({ code: "c", state: flow.state });
+    const response = await callback({ code: "c", state: flow.state }, "application/json", cookie);
     const sealed = decodeURIComponent((response.headers.location as string).split("#tokens=")[1] as string);
     expect(JSON.parse(new TextDecoder().decode(openSealed(sealed, client)))).toEqual({ v: 1, integration: "testauth", access_token: "only", token_type: "bearer" });
   });
@@ -104,51 +118,67 @@ describe("GET /connect/callback", () => {
     expect(flow.requests).toHaveLength(0);
   });
 
-  it("refuses an iss other than the origin of authorize_url, with no token request", async () => {
+  it("sends an iss other than the origin of authorize_url back as invalid_callback, with no token request", async () => {
     const flow = await startFlow();
     for (const iss of ["https://evil.example.test", `${AUTH_ORIGIN}/`, "https://AUTH.example.test"]) {
-      const response = await callback({ code: "c", state: flow.state, iss });
-      expect([response.statusCode, response.json().error.code]).toEqual([400, "issuer_mismatch"]);
+      expect(errorCode(await callback({ code: "c", state: flow.state, iss }))).toBe("invalid_callback");
     }
-    // A mix-up: a wrong iss with an error is refused too, not forwarded.
-    const withError = await callback({ error: "access_denied", state: flow.state, iss: "https://evil.example.test" });
-    expect(withError.statusCode).toBe(400);
+    // A mix-up: a wrong iss with an error is invalid_callback too; the provider's error is not forwarded.
+    expect(errorCode(await callback({ error: "access_denied", state: flow.state, iss: "https://evil.example.test" }))).toBe("invalid_callback");
     expect(flow.requests).toHaveLength(0);
   });
 
-  it("sends a provider error back to return_to, with a safe code only", async () => {
+  it("sends a provider error back to return_to as one of the four codes", async () => {
     const flow = await startFlow();
     const denied = await callback({ error: "access_denied", error_description: "no <b>", state: flow.state, iss: AUTH_ORIGIN });
     expect(denied.statusCode).toBe(302);
     expect(denied.headers.location).toBe(`${RETURN_TO}#error=access_denied`);
-    const odd = await callback({ error: "x\"><script>", state: flow.state });
-    expect(odd.headers.location).toBe(`${RETURN_TO}#error=authorization_failed`);
+    expect(denied.headers["cache-control"]).toBe("no-store");
+    expect(errorCode(await callback({ error: "temporarily_unavailable", state: flow.state }))).toBe("provider_unavailable");
+    expect(errorCode(await callback({ error: "server_error", state: flow.state }))).toBe("provider_unavailable");
+    expect(errorCode(await callback({ error: "invalid_scope", state: flow.state }))).toBe("invalid_callback");
+    expect(errorCode(await callback({ error: "x\"><script>", state: flow.state }))).toBe("invalid_callback");
     expect(flow.requests).toHaveLength(0);
   });
 
-  it("refuses a callback with neither code nor error", async () => {
+  it("sends a callback with neither code nor error back as invalid_callback", async () => {
     const flow = await startFlow();
-    const response = await callback({ state: flow.state });
-    expect([response.statusCode, response.json().error.code]).toEqual([400, "invalid_callback"]);
+    expect(errorCode(await callback({ state: flow.state }))).toBe("invalid_callback");
+    expect(errorCode(await callback({ state: flow.state, code: "" }))).toBe("invalid_callback");
     expect(flow.requests).toHaveLength(0);
   });
 
-  it("answers 400 when the provider refuses the code, and 502 when it fails, times out or refuses the broker's credentials", async () => {
+  it("refuses a callback from a browser without the flow's binding cookie: 400, no redirect, no token request", async () => {
+    const flow = await startFlow();
+    flow.answer({ status: 200, body: TOKENS });
+    const otherBrowser = (await app.inject({ method: "GET", url: `/connect/testauth/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(RETURN_TO)}` })).headers["set-cookie"];
+    const foreignCookie = String(otherBrowser).split(";")[0] as string;
+    expect(foreignCookie).not.toBe(cookie);
+    for (const sent of ["", foreignCookie, `${cookie.slice(0, -1)}${cookie.endsWith("A") ? "B" : "A"}`, `${cookie}; ${foreignCookie}`, cookie.replace("__Host-", "")]) {
+      const response = await callback({ code: "c", state: flow.state }, "application/json", sent);
+      expect([response.statusCode, response.json().error.code]).toEqual([400, "browser_mismatch"]);
+      expect(response.headers.location).toBeUndefined();
+    }
+    expect(flow.requests).toHaveLength(0);
+    // The starting browser still finishes it.
+    expect((await callback({ code: "c", state: flow.state })).headers.location).toMatch(/#tokens=/);
+  });
+
+  it("goes back with token_exchange_failed when the provider refuses the code, provider_unavailable when it fails, times out or refuses the broker's credentials", async () => {
     const cases = [
-      { answer: { status: 400, body: { error: "invalid_grant" } }, expected: [400, "token_exchange_failed"] },
-      { answer: { status: 500, body: { error: "server_error" } }, expected: [502, "provider_error"] },
-      { answer: { status: 503, body: "<html>down</html>", headers: { "content-type": "text/html" } }, expected: [502, "provider_error"] },
-      { answer: { status: 401, body: { error: "invalid_client" } }, expected: [502, "provider_error"] },
-      { answer: { status: 200, body: { token_type: "bearer" } }, expected: [502, "provider_error"] },
-      { answer: { status: 200, body: "not json" }, expected: [502, "provider_error"] },
-      { answer: { status: 200, body: TOKENS, delayMs: 500 }, expected: [502, "provider_error"] },
+      { answer: { status: 400, body: { error: "invalid_grant" } }, expected: "token_exchange_failed" },
+      { answer: { status: 500, body: { error: "server_error" } }, expected: "provider_unavailable" },
+      { answer: { status: 503, body: "<html>down</html>", headers: { "content-type": "text/html" } }, expected: "provider_unavailable" },
+      { answer: { status: 401, body: { error: "invalid_client" } }, expected: "provider_unavailable" },
+      { answer: { status: 200, body: { token_type: "bearer" } }, expected: "provider_unavailable" },
+      { answer: { status: 200, body: { access_token: "a", token_type: "mac" } }, expected: "provider_unavailable" },
+      { answer: { status: 200, body: "not json" }, expected: "provider_unavailable" },
+      { answer: { status: 200, body: TOKENS, delayMs: 500 }, expected: "provider_unavailable" },
     ];
     for (const { answer, expected } of cases) {
       const flow = await startFlow({ outboundTimeoutMs: 100 });
       flow.answer(answer);
-      const response = await callback({ code: "c", state: flow.state });
-      expect([response.statusCode, response.json().error.code]).toEqual(expected);
-      expect(response.headers.location).toBeUndefined();
+      expect(errorCode(await callback({ code: "c", state: flow.state }))).toBe(expected);
       expect(flow.requests).toHaveLength(1);
       await app.close();
     }
@@ -158,8 +188,7 @@ describe("GET /connect/callback", () => {
   it("never follows a redirect from the token endpoint", async () => {
     const flow = await startFlow();
     flow.answer({ status: 302, body: "", headers: { location: "https://elsewhere.example.test/token" } });
-    const response = await callback({ code: "c", state: flow.state });
-    expect([response.statusCode, response.json().error.code]).toEqual([502, "provider_error"]);
+    expect(errorCode(await callback({ code: "c", state: flow.state }))).toBe("provider_unavailable");
     expect(flow.requests).toHaveLength(1);
   });
 
@@ -182,12 +211,11 @@ describe("GET /connect/callback", () => {
     expect(flow.requests).toHaveLength(0);
   });
 
-  it("refuses a flow whose integration lost its app since it started", async () => {
+  it("goes back with provider_unavailable for a flow whose integration lost its app since it started", async () => {
     const flow = await startFlow();
     await app.close();
     app = testApp({ stateKey: flow.config.stateKey, oauthApps: {}, dispatcher: flow.agent }).app;
-    const response = await callback({ code: "c", state: flow.state });
-    expect([response.statusCode, response.json().error.code]).toEqual([409, "oauth_unavailable"]);
+    expect(errorCode(await callback({ code: "c", state: flow.state }))).toBe("provider_unavailable");
     expect(flow.requests).toHaveLength(0);
   });
 });

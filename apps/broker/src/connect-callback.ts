@@ -1,18 +1,31 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import * as oauth from "oauth4webapi";
+import { isSameBrowser } from "./browser-binding.js";
 import { BrokerError } from "./broker-error.js";
-import { resolveOAuthTarget } from "./oauth-integration.js";
+import { resolveOAuthTarget, type OAuthTarget } from "./oauth-integration.js";
 import { openState } from "./oauth-state.js";
 import { queryOf, single } from "./query.js";
 import { checkReturnTo, returnAddress } from "./return-to.js";
 import { sealTokens, tokenBundle } from "./token-bundle.js";
-import { exchangeCode, safeErrorCode, tokenCallFailure } from "./token-exchange.js";
+import { classifyTokenFailure, exchangeCode, safeErrorCode } from "./token-exchange.js";
+
+/** Why a flow whose state opened did not end in tokens: the app shows the member one of these. */
+export type CallbackErrorCode = "access_denied" | "token_exchange_failed" | "provider_unavailable" | "invalid_callback";
+
+/** A provider `error=` as one of our codes: the member said no, the provider is down, or something is wrong with the request. */
+export function authorizationErrorCode(providerCode: string | undefined): CallbackErrorCode {
+  if (providerCode === "access_denied") return "access_denied";
+  if (providerCode === "temporarily_unavailable" || providerCode === "server_error") return "provider_unavailable";
+  return "invalid_callback";
+}
 
 /**
- * `GET /connect/callback?code=&state=`: opens the state first (nothing else
- * happens for a state that does not open: 400, no redirect, no token request),
- * checks the RFC 9207 issuer, sends a provider `error=` back to `return_to`, and
- * otherwise exchanges the code and redirects to `return_to#tokens=<sealed>`.
+ * `GET /connect/callback?code=&state=`: opens the state first (a state that
+ * does not open is 400: no redirect, no token request), then requires the
+ * browser that started the flow (its binding cookie; else 400, no token
+ * request). From there on every failure goes back to `return_to#error=<code>`:
+ * `access_denied`, `token_exchange_failed`, `provider_unavailable` or
+ * `invalid_callback`; success is `return_to#tokens=<sealed>`.
  */
 export async function connectCallback(app: FastifyInstance): Promise<void> {
   const { broker } = app;
@@ -28,34 +41,48 @@ export async function connectCallback(app: FastifyInstance): Promise<void> {
         : new BrokerError("invalid_state", "the state of this callback is not one this broker issued: start connecting again");
     }
     const { state } = opened;
+    if (!isSameBrowser(request, state.browser)) {
+      request.log.info({ integration: state.integration }, "a callback arrived in a browser that did not start the flow: refused");
+      throw new BrokerError("browser_mismatch", "this connect attempt was started in another browser: start connecting again from this one");
+    }
     // Re-checked: a return_to removed from the configuration since the flow started is not used.
     checkReturnTo(state.returnTo, broker.allowedReturnTo);
-    const target = resolveOAuthTarget(broker, state.integration);
+    const fail = (code: CallbackErrorCode, reason: string): FastifyReply => {
+      request.log.info({ integration: state.integration, code }, reason);
+      return reply.redirect(returnAddress(state.returnTo, "error", code), 302);
+    };
+
+    let target: OAuthTarget;
+    try {
+      target = resolveOAuthTarget(broker, state.integration);
+    } catch {
+      return fail("provider_unavailable", "the integration of this flow is no longer connectable here");
+    }
 
     let parameters: URLSearchParams;
     try {
       parameters = oauth.validateAuthResponse(target.authorizationServer, target.client, query, sealed);
     } catch (error) {
-      if (error instanceof oauth.AuthorizationResponseError) {
-        const code = safeErrorCode(error.error, "authorization_failed");
-        request.log.info({ integration: target.manifest.id, oauthError: code }, "the provider sent the member back with an error");
-        return reply.redirect(returnAddress(state.returnTo, "error", code), 302);
-      }
       const issuer = query.get("iss");
-      if (issuer !== null && issuer !== target.authorizationServer.issuer) {
-        throw new BrokerError("issuer_mismatch", "the callback names another issuer than the integration's authorization server (RFC 9207): start connecting again");
+      if (issuer !== null && issuer !== target.authorizationServer.issuer) return fail("invalid_callback", "the callback names another issuer (RFC 9207)");
+      if (error instanceof oauth.AuthorizationResponseError) {
+        const providerCode = safeErrorCode(error.error, "authorization_failed");
+        request.log.info({ integration: target.manifest.id, oauthError: providerCode }, "the provider sent the member back with an error");
+        return fail(authorizationErrorCode(error.error), "the authorization was not granted");
       }
-      throw new BrokerError("invalid_callback", "the callback is malformed: start connecting again");
+      return fail("invalid_callback", "the callback is malformed");
     }
-    if (single(parameters, "code") === undefined) throw new BrokerError("invalid_callback", "the callback carries no authorization code");
+    const code = single(parameters, "code");
+    if (code === undefined || code === "") return fail("invalid_callback", "the callback carries no authorization code");
 
     let tokens: oauth.TokenEndpointResponse;
     try {
       tokens = await exchangeCode(broker, target, parameters, state.verifier);
     } catch (error) {
-      throw tokenCallFailure(error, "token_exchange_failed", request.log);
+      const failure = classifyTokenFailure(error, request.log);
+      return fail(failure === "refused" ? "token_exchange_failed" : "provider_unavailable", "the code exchange failed");
     }
-    const sealedTokens = sealTokens(tokenBundle(target.manifest.id, tokens), state.clientKey);
+    const sealedTokens = sealTokens(tokenBundle(target, tokens), state.clientKey);
     request.log.info({ integration: target.manifest.id }, "connected: tokens sealed to the member client");
     return reply.redirect(returnAddress(state.returnTo, "tokens", sealedTokens), 302);
   });

@@ -6,7 +6,7 @@ import { checkClientKey } from "./client-key.js";
 import { resolveOAuthTarget } from "./oauth-integration.js";
 import { refreshOnce } from "./refresh-flight.js";
 import { sealTokens, tokenBundle } from "./token-bundle.js";
-import { refreshTokens, tokenCallFailure } from "./token-exchange.js";
+import { refreshFailure, refreshTokens } from "./token-exchange.js";
 
 const MAX_REFRESH_TOKEN_LENGTH = 16 * 1024;
 const bodySchema = z.strictObject({
@@ -16,7 +16,8 @@ const bodySchema = z.strictObject({
 
 /**
  * `POST /connect/:id/refresh` `{ refresh_token, client_key }` -> `{ tokens }`,
- * sealed to the client key, which is checked before the provider is called.
+ * sealed to the client key, which is checked before the provider is called;
+ * refreshes are limited per client key and per refresh token (429, `Retry-After`).
  * Browsers may call it from the web origins of the allowed `return_to` values.
  */
 export async function connectRefresh(app: FastifyInstance): Promise<void> {
@@ -46,6 +47,11 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
     if (!body.success) throw new BrokerError("invalid_body", "the body must be { refresh_token, client_key }, both strings, nothing else");
     const clientKey = checkClientKey(body.data.client_key);
     const target = resolveOAuthTarget(broker, request.params.id);
+    const decision = await broker.refreshLimiter.take({ clientKey, refreshToken: body.data.refresh_token }, Date.now());
+    if (!decision.ok) {
+      request.log.info({ integration: target.manifest.id, retryAfter: decision.retryAfterSeconds }, "refresh refused: over the limit");
+      throw new BrokerError("rate_limited", "too many refreshes for this client or this refresh token: try again later", { retryAfterSeconds: decision.retryAfterSeconds });
+    }
 
     // One provider call per refresh token, however many callers (and broker instances) ask at once.
     const tokens: TokenEndpointResponse = await refreshOnce(
@@ -53,10 +59,10 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
       target.manifest.id,
       body.data.refresh_token,
       () => refreshTokens(broker, target, body.data.refresh_token),
-      (error) => tokenCallFailure(error, "refresh_failed", request.log),
+      (error) => refreshFailure(error, request.log),
       request.log,
     );
-    const sealed = sealTokens(tokenBundle(target.manifest.id, tokens, body.data.refresh_token), clientKey);
+    const sealed = sealTokens(tokenBundle(target, tokens, body.data.refresh_token), clientKey);
     return reply.code(200).header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ tokens: sealed }));
   });
 }

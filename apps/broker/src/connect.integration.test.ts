@@ -59,9 +59,12 @@ function startUrl(broker: string, returnTo = RETURN_TO): string {
   return `${broker}/connect/testauth/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(returnTo)}`;
 }
 
+/** The member's browser: it starts flows and receives the provider's redirects, so it holds the binding cookie. */
+let member = new Browser();
+
 /** start -> the provider's authorize endpoint -> its interaction -> the redirect to the broker's callback (not followed). */
-async function authorize(broker: string): Promise<URL> {
-  const start = await new Browser().get(startUrl(broker));
+async function authorize(broker: string, browser: Browser = member): Promise<URL> {
+  const start = await browser.get(startUrl(broker));
   expect(start.status).toBe(302);
   const callback = new URL(await new Browser(server.dispatcher).followUntil(start.location as string, CALLBACK));
   for (const name of ["code", "state"]) {
@@ -76,9 +79,9 @@ async function authorize(broker: string): Promise<URL> {
   return callback;
 }
 
-/** The provider's redirect delivered to a broker, as the member's browser would. */
-function deliver(broker: string, callback: URL) {
-  return new Browser().get(`${broker}${callback.pathname}${callback.search}`, { accept: "text/html" });
+/** The provider's redirect delivered to a broker by a browser (the member's, unless another is named). */
+function deliver(broker: string, callback: URL, browser: Browser = member) {
+  return browser.get(`${broker}${callback.pathname}${callback.search}`, { accept: "text/html" });
 }
 
 function openTokens(sealed: string): TokenBundle {
@@ -110,7 +113,9 @@ async function refresh(broker: string, refreshToken: string) {
 
 describe("OAuth connect against a real authorization server (oidc-provider over TLS)", () => {
   it("connects: start, consent, callback, sealed tokens that call userinfo, then a refresh that rotates", async () => {
-    const start = await new Browser().get(startUrl(brokerA));
+    member = new Browser();
+    const start = await member.get(startUrl(brokerA));
+    expect(start.headers["set-cookie"]).toMatch(/^__Host-eleven-connect=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
     const authorizeUrl = new URL(start.location as string);
     expect(authorizeUrl.origin + authorizeUrl.pathname).toBe(`${AUTH_ORIGIN}/auth`);
     expect(authorizeUrl.searchParams.get("code_challenge_method")).toBe("S256");
@@ -212,15 +217,14 @@ describe("OAuth connect against a real authorization server (oidc-provider over 
     }
   });
 
-  it("a replayed callback is refused: the provider refuses the used code, the broker answers 400 and redirects nowhere", async () => {
+  it("a replayed callback is refused: the provider refuses the used code, the broker sends the member back with token_exchange_failed", async () => {
     const callback = await authorize(brokerA);
     const before = server.tokenRequests();
     const first = await deliver(brokerA, callback);
     expect(first.status).toBe(302);
     const replay = await deliver(brokerA, callback);
-    expect(replay.status).toBe(400);
-    expect(replay.location).toBeUndefined();
-    expect(replay.body).toContain("token_exchange_failed");
+    expect(replay.status).toBe(302);
+    expect(replay.location).toBe(`${RETURN_TO}#error=token_exchange_failed`);
     // One exchange each: the replay cannot be told apart without storing state, and the provider refuses the code.
     expect(server.tokenRequests()).toBe(before + 2);
   });
@@ -241,15 +245,34 @@ describe("OAuth connect against a real authorization server (oidc-provider over 
     }
   });
 
-  it("an iss other than the authorization server's is refused (RFC 9207), with no token request; an absent iss is accepted", async () => {
+  it("login CSRF: a flow an attacker started and authorized with their own account, completed in the victim's browser, yields nothing", async () => {
+    // The attacker starts the flow in their own browser, for the victim's client key, and consents with their own account...
+    const attacker = new Browser();
+    const callback = await authorize(brokerA, attacker);
+    // ...then makes the victim's browser (which holds its own binding cookie from an earlier flow) load the callback.
+    const victim = new Browser();
+    expect((await victim.get(startUrl(brokerA))).status).toBe(302);
+    const before = server.tokenRequests();
+    for (const browser of [victim, new Browser()]) {
+      const response = await deliver(brokerA, callback, browser);
+      expect(response.status).toBe(400);
+      expect(response.location).toBeUndefined();
+      expect(response.body).toContain("browser_mismatch");
+    }
+    // No token request was made: the attacker's code is still unredeemed, and nothing reached the victim's client.
+    expect(server.tokenRequests()).toBe(before);
+    // The browser that started it still finishes it.
+    expect(openTokens(fragment((await deliver(brokerA, callback, attacker)).location, "tokens")).integration).toBe("testauth");
+  });
+
+  it("an iss other than the authorization server's is sent back as invalid_callback (RFC 9207), with no token request; an absent iss is accepted", async () => {
     const callback = await authorize(brokerA);
     const before = server.tokenRequests();
     const forged = new URL(callback);
     forged.searchParams.set("iss", "https://evil.example.test");
     const refused = await deliver(brokerA, forged);
-    expect(refused.status).toBe(400);
-    expect(refused.location).toBeUndefined();
-    expect(refused.body).toContain("issuer_mismatch");
+    expect(refused.status).toBe(302);
+    expect(refused.location).toBe(`${RETURN_TO}#error=invalid_callback`);
     expect(server.tokenRequests()).toBe(before);
 
     callback.searchParams.delete("iss");

@@ -46,6 +46,7 @@ export function wantsHtml(request: FastifyRequest): boolean {
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: BrokerError): FastifyReply {
   reply.code(error.statusCode);
+  if (error.retryAfterSeconds !== undefined) reply.header("retry-after", String(error.retryAfterSeconds));
   if (wantsHtml(request)) return reply.headers(ERROR_PAGE_HEADERS).send(renderErrorPage(error.statusCode, error.code, error.message));
   return reply
     .header("content-type", "application/json; charset=utf-8")

@@ -3,6 +3,8 @@ import type * as oauth from "oauth4webapi";
 import { BrokerError } from "./broker-error.js";
 import type { BrokerContext } from "./broker-context.js";
 import type { OAuthApp } from "./config.js";
+import { dialectFetch, dialectOf, type OAuthDialect } from "./oauth-dialect.js";
+import type { OutboundFetch } from "./outbound-fetch.js";
 
 /** An integration the broker can run an OAuth flow for: its manifest, its OAuth block and the app. */
 export interface OAuthTarget {
@@ -11,6 +13,10 @@ export interface OAuthTarget {
   app: OAuthApp;
   authorizationServer: oauth.AuthorizationServer;
   client: oauth.Client;
+  /** What the provider needs beyond RFC 6749 (the manifest's dialect fields). */
+  dialect: OAuthDialect;
+  /** The broker's outbound fetch, normalising this provider's answers into RFC 6749 before oauth4webapi reads them. */
+  fetch: OutboundFetch;
 }
 
 /**
@@ -27,10 +33,13 @@ export function resolveOAuthTarget(context: BrokerContext, id: string): OAuthTar
   if (endpoints === undefined) throw new BrokerError("oauth_not_supported", `${manifest.name} connects with a personal token, not OAuth`);
   const app = Object.hasOwn(context.oauthApps, manifest.id) ? context.oauthApps[manifest.id] : undefined;
   if (app === undefined) throw new BrokerError("oauth_unavailable", `this broker has no OAuth app for ${manifest.name}; use a personal token`);
+  const dialect = dialectOf(endpoints);
   return {
     manifest,
     endpoints,
     app,
+    dialect,
+    fetch: dialectFetch(context.fetch, dialect),
     authorizationServer: {
       // The expected issuer (RFC 9207 `iss`, ID token `iss`) is the origin of authorize_url.
       issuer: new URL(endpoints.authorize_url).origin,

@@ -4,7 +4,7 @@ import { randomKey } from "./__fixtures__/test-registry.js";
 import { MAX_STATE_LENGTH, openState, sealState, STATE_TTL_SECONDS } from "./oauth-state.js";
 
 const NOW = 1_800_000_000;
-const flow = { integration: "testauth", verifier: "v".repeat(43), clientKey: "k".repeat(43), returnTo: "https://app.example.test/connected" };
+const flow = { integration: "testauth", verifier: "v".repeat(43), clientKey: "k".repeat(43), returnTo: "https://app.example.test/connected", browser: "b".repeat(43) };
 const key = randomKey();
 
 beforeAll(async () => {

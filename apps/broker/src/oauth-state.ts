@@ -16,6 +16,8 @@ export interface OAuthState {
   /** The member client's X25519 key the tokens are sealed to. */
   clientKey: string;
   returnTo: string;
+  /** sha-256 (unpadded base64url) of the nonce in the starting browser's binding cookie. */
+  browser: string;
   /** Unix seconds. */
   exp: number;
 }
@@ -27,6 +29,7 @@ const payloadSchema = z.strictObject({
   verifier: z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/),
   client_key: z.string().min(1).max(64),
   return_to: z.string().min(1).max(2048),
+  browser: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
   exp: z.number().int().positive(),
 });
 
@@ -45,6 +48,7 @@ export function sealState(state: Omit<OAuthState, "exp">, key: string, now: numb
     verifier: state.verifier,
     client_key: state.clientKey,
     return_to: state.returnTo,
+    browser: state.browser,
     exp: now + STATE_TTL_SECONDS,
   };
   return secretboxSeal(JSON.stringify(payload), key);
@@ -72,6 +76,6 @@ export function openState(sealed: string, keys: string[], now: number): OpenStat
   if (payload.exp <= now) return { ok: false, reason: "expired" };
   return {
     ok: true,
-    state: { integration: payload.integration, verifier: payload.verifier, clientKey: payload.client_key, returnTo: payload.return_to, exp: payload.exp },
+    state: { integration: payload.integration, verifier: payload.verifier, clientKey: payload.client_key, returnTo: payload.return_to, browser: payload.browser, exp: payload.exp },
   };
 }

@@ -1,5 +1,7 @@
 import { sealToPublicKey } from "@eleven-integrations/grants";
 import type { TokenEndpointResponse } from "oauth4webapi";
+import { bundleFieldsOf } from "./oauth-dialect.js";
+import type { OAuthTarget } from "./oauth-integration.js";
 
 /** What the member client opens with its key: the JSON sealed into `#tokens=` and `{ tokens }`. */
 export interface TokenBundle {
@@ -10,18 +12,22 @@ export interface TokenBundle {
   expires_in?: number;
   refresh_token?: string;
   scope?: string;
+  /** The answer members the manifest's `bundle_fields` names (Stripe's `stripe_user_id`), keyed by their path. */
+  fields?: Record<string, string | number | boolean>;
 }
 
 /**
  * The bundle for a token response; `previousRefreshToken` is kept when a
  * refresh answers without a new one (the provider does not rotate).
  */
-export function tokenBundle(integration: string, response: TokenEndpointResponse, previousRefreshToken?: string): TokenBundle {
-  const bundle: TokenBundle = { v: 1, integration, access_token: response.access_token, token_type: response.token_type };
+export function tokenBundle(target: OAuthTarget, response: TokenEndpointResponse, previousRefreshToken?: string): TokenBundle {
+  const bundle: TokenBundle = { v: 1, integration: target.manifest.id, access_token: response.access_token, token_type: response.token_type };
   if (typeof response.expires_in === "number") bundle.expires_in = response.expires_in;
   const refreshToken = response.refresh_token ?? previousRefreshToken;
   if (refreshToken !== undefined) bundle.refresh_token = refreshToken;
   if (typeof response.scope === "string") bundle.scope = response.scope;
+  const fields = bundleFieldsOf(response, target.dialect);
+  if (fields !== undefined) bundle.fields = fields;
   return bundle;
 }
 
