@@ -1,0 +1,314 @@
+/**
+ * How each shipped OAuth provider's token endpoint behaves, copied from its
+ * documentation (documented examples, not recordings): the URL each behaviour
+ * comes from is named beside it. The stand-in (`provider-stand-in.ts`) serves
+ * these answers over loopback TLS; `providers.integration.test.ts` runs the
+ * broker against each one with the shipped manifest.
+ */
+
+export interface TokenAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A refusal the documentation shows: a bad or used code, an unknown refresh token, wrong client credentials, a malformed request. */
+export type Refusal = "bad_code" | "bad_refresh" | "bad_client" | "bad_request";
+
+export interface IssuedTokens {
+  grant: "code" | "refresh";
+  access: string;
+  refresh: string | undefined;
+}
+
+export interface ProviderDoc {
+  /** The shipped manifest's id. */
+  id: string;
+  /** Where the behaviour below is documented. */
+  docs: string[];
+  tokenUrl: string;
+  /** How the documentation has the client authenticate: HTTP Basic, or `client_id`/`client_secret` in the body. */
+  clientAuth: "basic" | "body";
+  /** The token request body the documentation shows. */
+  encoding: "form" | "json";
+  /** The provider checks the PKCE verifier (documented PKCE support). */
+  pkce: boolean;
+  /** Refresh tokens: rotated on use, the same one answered again, or not answered again (the old one stays valid); absent: none issued. */
+  refresh?: "rotate" | "same" | "kept";
+  /** GitHub: form-encoded answers unless the request accepts JSON. */
+  formUnlessJsonAccepted?: boolean;
+  /** Authorize parameters the provider needs: the value each must have, or null when it must be absent. */
+  authorize: Record<string, string | null>;
+  /** Extra parameters of the provider's redirect back with a code. */
+  callbackExtras?: Record<string, string>;
+  /** The provider's redirect back when the member refuses. */
+  denied: Record<string, string>;
+  success(tokens: IssuedTokens): TokenAnswer;
+  refusal(kind: Refusal): TokenAnswer;
+  /** What the sealed bundle must then hold besides the tokens. */
+  expect: { scope?: string; expiresIn?: number; fields?: Record<string, string | number | boolean> };
+}
+
+const GITHUB_ERRORS = "https://docs.github.com/en/apps/oauth-apps/maintaining-oauth-apps/troubleshooting-oauth-app-access-token-request-errors";
+
+export const github: ProviderDoc = {
+  id: "github",
+  docs: [
+    // "POST https://github.com/login/oauth/access_token ... client_id, client_secret, code, redirect_uri, code_verifier"
+    // "By default, the response takes the following form: access_token=gho_16C7e42F292c6912E7710c838347Ae178B4a&scope=repo%2Cgist&token_type=bearer"
+    // "Accept: application/json {"access_token":"gho_16C7e42F292c6912E7710c838347Ae178B4a", "scope":"repo,gist", "token_type":"bearer"}"
+    "https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps",
+    // Errors are answered with HTTP 200: {"error":"bad_verification_code","error_description":"The code passed is incorrect or expired.","error_uri":...}
+    GITHUB_ERRORS,
+    "https://docs.github.com/en/apps/oauth-apps/maintaining-oauth-apps/troubleshooting-authorization-request-errors",
+  ],
+  tokenUrl: "https://github.com/login/oauth/access_token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: true,
+  formUnlessJsonAccepted: true,
+  authorize: { scope: "repo" },
+  // "http://your-application.com/callback?error=access_denied&error_description=The+user+has+denied+your+application+access.&error_uri=..."
+  denied: { error: "access_denied", error_description: "The user has denied your application access.", error_uri: "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-authorization-request-errors/#access-denied" },
+  success: ({ access }) => ({ status: 200, body: { access_token: access, scope: "repo,gist", token_type: "bearer" } }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 200, body: { error: "incorrect_client_credentials", error_description: "The client_id and/or client_secret passed are incorrect.", error_uri: `${GITHUB_ERRORS}#incorrect-client-credentials` } }
+      : { status: 200, body: { error: "bad_verification_code", error_description: "The code passed is incorrect or expired.", error_uri: `${GITHUB_ERRORS}#bad-verification-code` } },
+  expect: { scope: "repo gist" },
+};
+
+export const gitlab: ProviderDoc = {
+  id: "gitlab",
+  docs: [
+    // "parameters = 'client_id=APP_ID&client_secret=APP_SECRET&code=RETURNED_CODE&grant_type=authorization_code&redirect_uri=REDIRECT_URI&code_verifier=CODE_VERIFIER'
+    //  RestClient.post 'https://gitlab.example.com/oauth/token', parameters"
+    // "{ "access_token": "de6780bc...", "token_type": "bearer", "expires_in": 7200, "refresh_token": "8257e65c...", "created_at": 1607635748 }"
+    // Refresh: "grant_type=refresh_token ... returns a new access_token and a new refresh_token" (the old refresh token is revoked).
+    "https://docs.gitlab.com/api/oauth2/",
+  ],
+  tokenUrl: "https://gitlab.com/oauth/token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: true,
+  refresh: "rotate",
+  authorize: { scope: "api" },
+  denied: { error: "access_denied", error_description: "The resource owner or authorization server denied the request." },
+  success: ({ access, refresh }) => ({ status: 200, body: { access_token: access, token_type: "bearer", expires_in: 7200, refresh_token: refresh, created_at: 1607635748 } }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method." } }
+      : {
+          status: 400,
+          body: {
+            error: "invalid_grant",
+            error_description:
+              "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.",
+          },
+        },
+  expect: { expiresIn: 7200 },
+};
+
+const CALENDAR_SCOPES = "https://www.googleapis.com/auth/calendar.calendarlist.readonly https://www.googleapis.com/auth/calendar.events";
+
+export const googleCalendar: ProviderDoc = {
+  id: "google-calendar",
+  docs: [
+    // "access_type: Recommended ... Set the value to offline if your application needs to refresh access tokens"
+    // "prompt ... consent: Prompt the user for consent." (a refresh token comes only with the first consent otherwise)
+    // Token exchange: "code, client_id, client_secret, redirect_uri, grant_type=authorization_code"; answer:
+    // "{ "access_token": "1/fFAGRNJru1FTz70BzhT3Zg", "expires_in": 3920, "token_type": "Bearer", "scope": "...", "refresh_token": "1//xEoDL4iW3cxlI7yDbSRFYNG01kVKM2C-259HOF2aQbI" }"
+    // Refresh answer: "{ "access_token": "1/fFAGRNJru1FTz70BzhT3Zg", "expires_in": 3920, "scope": "...", "token_type": "Bearer" }" (no refresh_token)
+    // Denied: "https://oauth2.example.com/auth?error=access_denied"
+    "https://developers.google.com/identity/protocols/oauth2/web-server",
+    // "invalid_grant ... Token has been expired or revoked."; "invalid_client" 401 "Unauthorized"
+    "https://developers.google.com/identity/protocols/oauth2/web-server#exchange-authorization-code",
+  ],
+  tokenUrl: "https://oauth2.googleapis.com/token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: true,
+  refresh: "kept",
+  authorize: { access_type: "offline", prompt: "consent", scope: CALENDAR_SCOPES },
+  callbackExtras: { scope: CALENDAR_SCOPES },
+  denied: { error: "access_denied" },
+  success: ({ grant, access, refresh }) => ({
+    status: 200,
+    body: grant === "code" ? { access_token: access, expires_in: 3920, token_type: "Bearer", scope: CALENDAR_SCOPES, refresh_token: refresh } : { access_token: access, expires_in: 3920, scope: CALENDAR_SCOPES, token_type: "Bearer" },
+  }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "Unauthorized" } }
+      : kind === "bad_refresh"
+        ? { status: 400, body: { error: "invalid_grant", error_description: "Token has been expired or revoked." } }
+        : { status: 400, body: { error: "invalid_grant", error_description: "Bad Request" } },
+  expect: { scope: CALENDAR_SCOPES, expiresIn: 3920 },
+};
+
+export const linear: ProviderDoc = {
+  id: "linear",
+  docs: [
+    // "scope (required) Comma separated list of scopes"; "Linear supports the PKCE flow"
+    // "POST https://api.linear.app/oauth/token  Content-Type header should be application/x-www-form-urlencoded
+    //  code, redirect_uri, client_id, client_secret, grant_type=authorization_code"
+    // "{ "access_token": "00a21d8b...", "token_type": "Bearer", "expires_in": 315705599, "scope": "read write" }" (space-separated, though asked comma-separated)
+    // "OAuth2 applications created from October 1, 2025 onwards will have refresh tokens enabled by default";
+    // refresh: "grant_type=refresh_token ... the response includes a new refresh token" (the old one stops working).
+    "https://linear.app/developers/oauth-2-0-authentication",
+  ],
+  tokenUrl: "https://api.linear.app/oauth/token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: true,
+  refresh: "rotate",
+  authorize: { scope: "read,write" },
+  denied: { error: "access_denied" },
+  success: ({ access, refresh }) => ({ status: 200, body: { access_token: access, token_type: "Bearer", expires_in: 86399, scope: "read write", refresh_token: refresh } }),
+  // Linear's page shows no error body; its token endpoint answers RFC 6749 section 5.2 errors.
+  refusal: (kind) => (kind === "bad_client" ? { status: 401, body: { error: "invalid_client" } } : { status: 400, body: { error: "invalid_grant" } }),
+  expect: { scope: "read write", expiresIn: 86399 },
+};
+
+export const notion: ProviderDoc = {
+  id: "notion",
+  docs: [
+    // "Authorization: Basic <encoded-value>, where <encoded-value> is the base64-encoded string username:password" (client id : client secret)
+    // "Body application/json: grant_type (required), code (required), redirect_uri"
+    // "{ "access_token": "<string>", "token_type": "bearer", "refresh_token": "<string>", "bot_id": "3c90c3cc-...", "workspace_icon": "<string>",
+    //   "workspace_name": "<string>", "workspace_id": "3c90c3cc-...", "owner": {...}, "duplicated_template_id": "...", "request_id": "..." }"
+    "https://developers.notion.com/reference/create-a-token",
+    // "Refreshes an access token, generating a new access token and new refresh token"; "refresh_token: string | null"
+    "https://developers.notion.com/reference/refresh-a-token",
+    // "owner=user" in the authorization URL; a member who cancels comes back with error=access_denied; invalid_grant is a 400
+    "https://developers.notion.com/docs/authorization",
+    "https://developers.notion.com/reference/status-codes",
+  ],
+  tokenUrl: "https://api.notion.com/v1/oauth/token",
+  clientAuth: "basic",
+  encoding: "json",
+  pkce: false,
+  refresh: "rotate",
+  authorize: { owner: "user", scope: null },
+  denied: { error: "access_denied" },
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: {
+      access_token: access,
+      token_type: "bearer",
+      refresh_token: refresh ?? null,
+      bot_id: "3c90c3cc-0d44-4b50-8888-8dd25736052a",
+      workspace_icon: null,
+      workspace_name: "Ada's Notion Workspace",
+      workspace_id: "3c90c3cc-0d44-4b50-8888-8dd25736052b",
+      owner: { type: "user", user: { object: "user", id: "3c90c3cc-0d44-4b50-8888-8dd25736052c" } },
+      duplicated_template_id: null,
+      request_id: "3c90c3cc-0d44-4b50-8888-8dd25736052d",
+    },
+  }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "Invalid client credentials." } }
+      : kind === "bad_request"
+        ? { status: 400, body: { error: "invalid_request", error_description: "Body failed validation." } }
+        : { status: 400, body: { error: "invalid_grant", error_description: "Invalid code." } },
+  expect: {},
+};
+
+const SLACK_USER_SCOPES = "channels:read,channels:history,chat:write,users:read";
+
+export const slack: ProviderDoc = {
+  id: "slack",
+  docs: [
+    // "user_scope: A comma-separated list of user scopes"; with user scopes only, oauth.v2.access answers
+    // "{ "ok": true, "app_id": "A0KRD7HC3", "authed_user": { "id": "U1234", "scope": "chat:write", "access_token": "xoxp-1234", "token_type": "user" },
+    //    "team": { "id": "T9TK3CUKW", "name": "Slack Softball Team" }, "enterprise": null, "is_enterprise_install": false }"
+    "https://docs.slack.dev/authentication/installing-with-oauth",
+    // "client_id/client_secret ... use the HTTP Basic authentication scheme" (preferred); errors come with HTTP 200:
+    // "{ "ok": false, "error": "invalid_code" }" — invalid_code, code_already_used, bad_client_secret, invalid_client_id, invalid_refresh_token ...
+    "https://docs.slack.dev/reference/methods/oauth.v2.access",
+    // Token rotation: "expires_in": 43200 and a "refresh_token" (xoxe-1-...); refreshing with grant_type=refresh_token answers the
+    // new token at the top level ("token_type": "user" for a user token) and revokes the old refresh token.
+    "https://docs.slack.dev/authentication/using-token-rotation",
+  ],
+  tokenUrl: "https://slack.com/api/oauth.v2.access",
+  clientAuth: "basic",
+  encoding: "form",
+  pkce: false,
+  refresh: "rotate",
+  authorize: { user_scope: SLACK_USER_SCOPES, scope: null },
+  denied: { error: "access_denied" },
+  success: ({ grant, access, refresh }) => ({
+    status: 200,
+    body:
+      grant === "code"
+        ? {
+            ok: true,
+            app_id: "A0KRD7HC3",
+            authed_user: { id: "U1234", scope: SLACK_USER_SCOPES, access_token: access, token_type: "user", refresh_token: refresh, expires_in: 43200 },
+            team: { id: "T9TK3CUKW", name: "Slack Softball Team" },
+            enterprise: null,
+            is_enterprise_install: false,
+          }
+        : { ok: true, app_id: "A0KRD7HC3", access_token: access, token_type: "user", scope: SLACK_USER_SCOPES, refresh_token: refresh, expires_in: 43200, team: { id: "T9TK3CUKW", name: "Slack Softball Team" } },
+  }),
+  refusal: (kind) => ({
+    status: 200,
+    body: { ok: false, error: kind === "bad_client" ? "bad_client_secret" : kind === "bad_refresh" ? "invalid_refresh_token" : kind === "bad_request" ? "invalid_arguments" : "invalid_code" },
+  }),
+  expect: { scope: "channels:read channels:history chat:write users:read", expiresIn: 43200, fields: { "team.id": "T9TK3CUKW", "authed_user.id": "U1234" } },
+};
+
+export const stripe: ProviderDoc = {
+  id: "stripe",
+  docs: [
+    // "https://connect.stripe.com/oauth/authorize?response_type=code&client_id={CLIENT_ID}&scope=read_write"
+    // "curl https://connect.stripe.com/oauth/token -d client_secret={SECRET_KEY} -d code="{AUTHORIZATION_CODE}" -d grant_type=authorization_code"
+    // "{ "access_token": "{ACCESS_TOKEN}", "livemode": false, "refresh_token": "{REFRESH_TOKEN}", "token_type": "bearer",
+    //    "stripe_publishable_key": "{PUBLISHABLE_KEY}", "stripe_user_id": "{ACCOUNT_ID}", "scope": "read_write" }"
+    // Refresh: "grant_type=refresh_token ... refresh_token" answers the same shape.
+    // Errors: "{ "error": "invalid_grant", "error_description": "Authorization code does not exist: {AUTHORIZATION_CODE}" }";
+    // denied: "{REDIRECT_URI}?error=access_denied&error_description=The%20user%20denied%20your%20request"
+    "https://docs.stripe.com/connect/oauth-reference",
+  ],
+  tokenUrl: "https://connect.stripe.com/oauth/token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: false,
+  refresh: "same",
+  authorize: { scope: "read_write", response_type: "code" },
+  callbackExtras: { scope: "read_write" },
+  denied: { error: "access_denied", error_description: "The user denied your request" },
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: { access_token: access, livemode: false, refresh_token: refresh, token_type: "bearer", stripe_publishable_key: "pk_test_51Hdocumented", stripe_user_id: "acct_1032D82eZvKYlo2C", scope: "read_write" },
+  }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "No authentication was provided. Send your secret API key using the Authorization header, or as a client_secret POST parameter." } }
+      : kind === "bad_refresh"
+        ? { status: 400, body: { error: "invalid_grant", error_description: "Refresh token does not exist: rt_unknown" } }
+        : { status: 400, body: { error: "invalid_grant", error_description: "Authorization code does not exist: ac_unknown" } },
+  expect: { scope: "read_write", fields: { stripe_user_id: "acct_1032D82eZvKYlo2C" } },
+};
+
+export const todoist: ProviderDoc = {
+  id: "todoist",
+  docs: [
+    // "https://app.todoist.com/oauth/authorize?client_id=0123456789abcdef&scope=data:read,data:delete&state=secretstring" (scopes comma-separated)
+    // "POST https://api.todoist.com/oauth/access_token  client_id, client_secret, code" (the secret in the form body)
+    // "{ "access_token": "0123456789abcdef0123456789abcdef01234567", "token_type": "Bearer" }" (no expiry, no refresh token)
+    // Errors: "bad_authorization_code", "incorrect_application_credentials" ({"error": "..."}, HTTP 400); denied: "error=access_denied"
+    "https://developer.todoist.com/api/v1/#tag/Authorization/OAuth",
+  ],
+  tokenUrl: "https://api.todoist.com/oauth/access_token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: false,
+  authorize: { scope: "data:read_write" },
+  denied: { error: "access_denied" },
+  success: ({ access }) => ({ status: 200, body: { access_token: access, token_type: "Bearer" } }),
+  refusal: (kind) => ({ status: 400, body: { error: kind === "bad_client" ? "incorrect_application_credentials" : "bad_authorization_code" } }),
+  expect: {},
+};
+
+export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist];
