@@ -125,7 +125,7 @@ describe("GET / uses the catalog search", () => {
     const response = await page();
     expect(response.body).not.toContain('<span class="destructive">');
     await app.close();
-    app = (await import("./__fixtures__/test-app.js")).testApp({ registry: destructiveRegistry() }).app;
+    app = (await import("./__fixtures__/test-app.js")).testApp({ registry: destructiveRegistry(), oauthApps: {} }).app;
     const marked = await app.inject({ method: "GET", url: "/", headers: { accept: "text/html" } });
     expect(marked.body).toContain('write</span> <span class="destructive">destructive</span>');
   });
