@@ -1,4 +1,4 @@
-// `pnpm start`: the broker and one sidecar on the embedded registry, on loopback,
+// `pnpm start`: the broker (loopback TCP) and one sidecar (its Unix socket) on the embedded registry,
 // with a development member key so the commands printed below work at once.
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -27,7 +27,11 @@ try {
   console.error(`the broker did not start: ${startupFailure(error)}`);
   process.exit(1);
 }
-const sidecar = await startSidecar({ home: sidecarHome, port: Number(process.env.SIDECAR_PORT ?? 8787) });
+// The sidecar listens on its Unix socket (<home>/sidecar.sock, 0600) unless SIDECAR_PORT asks for loopback TCP.
+const sidecarPort = process.env.SIDECAR_PORT;
+const sidecar = await startSidecar(
+  sidecarPort === undefined || sidecarPort === "" ? { home: sidecarHome } : { home: sidecarHome, port: Number(sidecarPort) },
+);
 
 const show = (path) => relative(process.cwd(), path) || ".";
 console.log(`

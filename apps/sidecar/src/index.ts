@@ -1,6 +1,7 @@
 export { buildApp, MAX_BODY_BYTES } from "./app.js";
 export type { SidecarConfig, SidecarLoggerOption, ExecutorLimits } from "./config.js";
-export { startSidecar, SIDECAR_HOST, DEFAULT_PORT, type StartSidecarOptions, type RunningSidecar } from "./server-start.js";
+export { startSidecar, SIDECAR_HOST, DEFAULT_PORT, type StartSidecarOptions, type RunningSidecar, type RunningTcpSidecar } from "./server-start.js";
+export { SOCKET_FILE_NAME } from "./unix-socket.js";
 export { sidecarFiles, defaultSidecarHome, type SidecarFiles } from "./sidecar-files.js";
 export { SidecarStartError, type SidecarStartErrorCode } from "./sidecar-error.js";
 export type { RunAnswer, RefusalEnvelope, RefusalCode, ConfirmationRequired, OpsAnswer, Palette, PaletteOperation } from "./answers.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { closeOnSignals, optionsFromEnvironment } from "./server-environment.js";
 
 describe("optionsFromEnvironment", () => {
-  it("defaults to no home (so ~/.eleven-sidecar), port 8787 and info logs", () => {
+  it("defaults to no home (so ~/.eleven-sidecar), no port (so its Unix socket) and info logs", () => {
     expect(optionsFromEnvironment({})).toEqual({ logger: { level: "info" } });
   });
 

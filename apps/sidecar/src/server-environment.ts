@@ -15,10 +15,11 @@ function rateFrom(environment: Record<string, string | undefined>, name: string)
 
 /**
  * The `eleven-sidecar` command's settings from its environment: `SIDECAR_HOME`
- * (default `~/.eleven-sidecar`), `PORT` (default 8787), `LOG_LEVEL` (pino's
- * levels, default `info`), `REDIS_URL` (shared state; default none),
- * `RATE_LIMIT_GRANT` and `RATE_LIMIT_INTEGRATION` (`<runs>/<seconds>`, default
- * 60/60 and 300/60). The host is always 127.0.0.1.
+ * (default `~/.eleven-sidecar`), `SIDECAR_SOCKET` (default
+ * `$SIDECAR_HOME/sidecar.sock`), `PORT` (set: listen on 127.0.0.1:PORT instead
+ * of the socket), `LOG_LEVEL` (pino's levels, default `info`), `REDIS_URL`
+ * (shared state; default none), `RATE_LIMIT_GRANT` and `RATE_LIMIT_INTEGRATION`
+ * (`<runs>/<seconds>`, default 60/60 and 300/60).
  */
 export function optionsFromEnvironment(environment: Record<string, string | undefined>): StartSidecarOptions {
   const options: StartSidecarOptions = { logger: { level: environment["LOG_LEVEL"] ?? "info" } };
@@ -28,6 +29,11 @@ export function optionsFromEnvironment(environment: Record<string, string | unde
   if (port !== undefined && port !== "") {
     if (!/^[0-9]{1,5}$/.test(port)) throw new SidecarStartError("invalid_setting", `PORT must be a port number, not ${JSON.stringify(port)}`);
     options.port = Number(port);
+  }
+  const socket = environment["SIDECAR_SOCKET"];
+  if (socket !== undefined && socket !== "") {
+    if (options.port !== undefined) throw new SidecarStartError("invalid_setting", "set SIDECAR_SOCKET or PORT, not both");
+    options.socket = socket;
   }
   const redisUrl = environment["REDIS_URL"];
   if (redisUrl !== undefined && redisUrl !== "") {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `eleven-sidecar` command: reads its environment, starts on 127.0.0.1, closes gracefully on SIGINT/SIGTERM.
+// The `eleven-sidecar` command: reads its environment, starts on its Unix socket (or 127.0.0.1 given PORT), closes gracefully on SIGINT/SIGTERM.
 import { closeOnSignals, optionsFromEnvironment } from "./server-environment.js";
 import { SidecarStartError } from "./sidecar-error.js";
 import { startSidecar } from "./server-start.js";

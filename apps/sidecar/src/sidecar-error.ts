@@ -13,7 +13,9 @@ export type SidecarStartErrorCode =
   /** A home folder that group or others can write to, or that another user owns. */
   | "insecure_home"
   /** A bad setting (port, home directory). */
-  | "invalid_setting";
+  | "invalid_setting"
+  /** The socket path is already served by another running process. */
+  | "in_use";
 
 /** Thrown by `startSidecar` (and reported by the `eleven-sidecar` command) before it listens. Its message names the file, never its content. */
 export class SidecarStartError extends Error {

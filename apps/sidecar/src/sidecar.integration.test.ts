@@ -3,7 +3,7 @@ import { createConnection } from "node:net";
 import { join } from "node:path";
 import { openGrant, signConfirmation, type KeyPair } from "@eleven-integrations/grants";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSidecar, type RunningSidecar } from "./server-start.js";
+import { startSidecar, type RunningTcpSidecar } from "./server-start.js";
 import { grantFor, member, MEMBER_TOKEN, temporaryDirectory } from "./__fixtures__/grant-kit.js";
 import { httpCall } from "./__fixtures__/http-call.js";
 import { captureLogs, leakedSecrets } from "./__fixtures__/log-capture.js";
@@ -15,7 +15,7 @@ const auditFiles: string[] = [];
 const callerTokens: string[] = [];
 let provider: ProviderStandIn;
 
-async function start(home: string): Promise<{ sidecar: RunningSidecar; token: string }> {
+async function start(home: string): Promise<{ sidecar: RunningTcpSidecar; token: string }> {
   const sidecar = await startSidecar({ home, port: 0, dispatcher: provider.dispatcher, logger: { level: "trace", stream: logs.stream } });
   const token = (await readFile(sidecar.callerTokenFile, "utf8")).trim();
   auditFiles.push(sidecar.auditFile);
@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 describe("startSidecar", () => {
-  let sidecar: RunningSidecar;
+  let sidecar: RunningTcpSidecar;
   let token: string;
   let home: string;
 

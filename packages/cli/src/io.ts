@@ -4,6 +4,27 @@ export interface CommandIo {
   readonly stderr: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** All of standard input, for `--grant -` and the like; absent when there is none. */
+  readonly readStdin?: () => Promise<string>;
+  /** Asks a person a question and resolves to their answer, or to undefined when no one can answer (no terminal). */
+  readonly ask?: (question: string) => Promise<string | undefined>;
+}
+
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function askOnTerminal(question: string): Promise<string | undefined> {
+  if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) return undefined;
+  const { createInterface } = await import("node:readline/promises");
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await prompt.question(question);
+  } finally {
+    prompt.close();
+  }
 }
 
 export const processIo: CommandIo = {
@@ -11,6 +32,8 @@ export const processIo: CommandIo = {
   stderr: (text) => void process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
+  readStdin: readAllStdin,
+  ask: askOnTerminal,
 };
 
 const MARKER = Symbol.for("eleven-integrations.error.UsageError");

@@ -1,5 +1,5 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { RegistryError } from "@eleven-integrations/loader";
 import { confirm } from "./commands/confirm.js";
 import { grant } from "./commands/grant.js";
 import { graphqlCheck } from "./commands/graphql-check.js";
@@ -15,6 +15,8 @@ import { processIo, UsageError, type CommandIo } from "./io.js";
 import { SpecError } from "./openapi/spec-error.js";
 import { opArgs } from "./op-args.js";
 import { oneFlag, parseArgs, type ParsedArgs } from "./parse-args.js";
+import { defaultSidecarAddress, sidecarHome } from "./sidecar-client.js";
+import { escapeText } from "./terminal-text.js";
 
 export const USAGE = `usage: integrations <command>
 
@@ -28,9 +30,10 @@ export const USAGE = `usage: integrations <command>
         [--op <id>]... [--kind pat|oauth] [--ttl 3600] [--token-env INTEGRATION_TOKEN]
                             sign and seal a grant for one bot; the token is read from
                             the environment variable, never from an argument
-  confirm --member <file> --gid <gid> <integration> <op> [--arg k=v]... [--expect-digest d]
-                            show the op's confirm line for these args and sign the tap
-  revoke --member <file> --grant @file
+  confirm --member <file> --gid <gid> <integration> <op> [--arg k=v]... [--expect-digest d] [--yes]
+                            show the op's confirm line and details for these args, ask,
+                            and sign the tap (--yes: sign without asking, for scripts)
+  revoke --member <file> --grant @file|-
                             sign the revocation of a grant you issued (printed: the
                             bot posts it to its sidecar's /v1/revoke)
   openapi check <manifest> --spec <file> [--allow <file>] [--json]
@@ -39,9 +42,12 @@ export const USAGE = `usage: integrations <command>
                             print a draft op for one operation of the description
   graphql check <manifest> --schema <file.graphql> [--allow <file>] [--json]
                             check every op's GraphQL query against the schema
-  run <integration> <op> --grant <eg1...|@file> [--arg k=v]... [--confirmation <ec1...>]
-      [--sidecar http://127.0.0.1:8787] [--caller-token-file <file>]
-                            ask a sidecar to run the op; prints the envelope
+  run <integration> <op> --grant @file|- [--arg k=v]... [--confirmation @file|-]
+      [--sidecar unix:/path/sidecar.sock|http://127.0.0.1:PORT] [--caller-token-file <file>]
+                            ask a sidecar to run the op; prints the envelope. Grants and
+                            confirmations are read from a file or standard input, never
+                            from the command line (every local user can read it).
+                            Default sidecar: unix:$SIDECAR_HOME/sidecar.sock
 `;
 
 function noPositionals(args: ParsedArgs, command: string): void {
@@ -92,7 +98,7 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
         );
       }
       case "confirm": {
-        const args = parseArgs(rest, { values: ["member", "gid", "arg", "expect-digest", "dir"] });
+        const args = parseArgs(rest, { values: ["member", "gid", "arg", "expect-digest", "dir"], booleans: ["yes"] });
         const [integration, op, ...extra] = args.positionals;
         if (integration === undefined || op === undefined || extra.length > 0) throw new UsageError("confirm takes <integration> <op>");
         return await confirm(
@@ -104,6 +110,7 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
             args: opArgs(args.flags.get("arg") ?? []),
             expectDigest: oneFlag(args, "expect-digest"),
             dir: oneFlag(args, "dir"),
+            yes: args.flags.has("yes"),
           },
           io,
         );
@@ -117,7 +124,7 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
         const args = parseArgs(rest, { values: ["grant", "arg", "confirmation", "sidecar", "caller-token-file"] });
         const [integration, op, ...extra] = args.positionals;
         if (integration === undefined || op === undefined || extra.length > 0) throw new UsageError("run takes <integration> <op>");
-        const home = io.env.SIDECAR_HOME ?? join(homedir(), ".eleven-sidecar");
+        const home = sidecarHome(io.env);
         return await run(
           {
             integration,
@@ -125,7 +132,7 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
             args: opArgs(args.flags.get("arg") ?? []),
             grant: oneFlag(args, "grant", { required: true }),
             confirmation: oneFlag(args, "confirmation"),
-            sidecar: oneFlag(args, "sidecar") ?? io.env.ELEVEN_SIDECAR_URL ?? "http://127.0.0.1:8787",
+            sidecar: oneFlag(args, "sidecar") ?? defaultSidecarAddress(io.env),
             callerTokenFile: oneFlag(args, "caller-token-file") ?? join(home, "caller-token"),
           },
           io,
@@ -171,11 +178,17 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
     }
   } catch (error) {
     if (SpecError.isInstance(error)) {
-      io.stderr(`integrations: ${error.message}\n`);
+      io.stderr(`integrations: ${escapeText(error.message)}\n`);
       return 2;
     }
+    if (RegistryError.isInstance(error)) {
+      // A manifest that does not load: every problem, escaped (a problem can quote manifest text).
+      for (const issue of error.issues) io.stderr(`${escapeText(`${issue.file}: ${issue.path}: ${issue.message}`)}\n`);
+      io.stderr(`${error.issues.length} problem${error.issues.length === 1 ? "" : "s"}: nothing loaded\n`);
+      return 1;
+    }
     if (!UsageError.isInstance(error)) throw error;
-    io.stderr(`integrations: ${error.message}\n\n${USAGE}`);
+    io.stderr(`integrations: ${escapeText(error.message)}\n\n${USAGE}`);
     return 2;
   }
 }

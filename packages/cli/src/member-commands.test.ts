@@ -96,9 +96,12 @@ describe("integrations confirm", () => {
     const args = Object.fromEntries(Object.keys(operation?.args ?? {}).map((name) => [name, `v-${name}`]));
     const argv = ["confirm", "--member", member.file, "--gid", grant.gid, "github", operation?.id as string];
     for (const [name, value] of Object.entries(args)) argv.push("--arg", `${name}=${value}`);
-    expect(await main([...argv, "--expect-digest", argsDigest(args)], io)).toBe(0);
+    const questions: string[] = [];
+    const asking: CommandIo = { ...io, ask: async (question) => (questions.push(question), "y") };
+    expect(await main([...argv, "--expect-digest", argsDigest(args)], asking)).toBe(0);
     const line = renderConfirm(operation?.confirm as string, args);
-    expect(err.join("")).toBe(`confirming: ${line}\n`);
+    expect(err.join("")).toContain(`github ${operation?.id} will run as:\n\n  ${line}\n`);
+    expect(questions).toEqual(["Sign this confirmation? [y/N] "]);
     const token = out.join("").trim();
     expect(() => verifyConfirmation(token, { grant, op: operation?.id as string, args, line, replay: new ReplayCache() })).not.toThrow();
   });
@@ -110,5 +113,56 @@ describe("integrations confirm", () => {
     const code = await main(["confirm", "--member", member.file, "--gid", "g", "github", write?.id as string, "--arg", `${name}=x`, "--expect-digest", argsDigest({ [name as string]: "y" })], io);
     expect(code).toBe(1);
     expect(out).toEqual([]);
+  });
+});
+
+describe("integrations confirm asks before it signs", () => {
+  const args = {
+    domain: "member-brand.com", owner_type: "individual", given: "Mallory", family: "Attacker", email: "mallory@evil.example",
+    street: "1 Evil Way", city: "Badtown", zip: "66600", country: "GB", phone: "+44.2079460000",
+  };
+  const argv = (file: string) => ["confirm", "--member", file, "--gid", "AAAAAAAAAAAAAAAAAAAAAA", "gandi", "domains.register", ...Object.entries(args).flatMap(([name, value]) => ["--arg", `${name}=${value}`])];
+
+  it("shows the Gandi registrant on the line and the optional phone in the details, before the question", async () => {
+    const member = await memberKeyFile();
+    const seen: string[] = [];
+    const asking: CommandIo = { ...io, ask: async () => (seen.push(err.join("")), "yes") };
+    expect(await main(argv(member.file), asking)).toBe(0);
+    expect(seen[0]).toContain("the owner on record will be Mallory Attacker (individual), mallory@evil.example, 1 Evil Way, 66600 Badtown, GB");
+    expect(seen[0]).toContain("Details the line does not fully show:\n  phone (not in the line):\n    +44.2079460000\n");
+    expect(out.join("")).toMatch(/^ec1\./);
+  });
+
+  it("signs nothing when the member says no, or when no one can answer and --yes was not given", async () => {
+    const member = await memberKeyFile();
+    expect(await main(argv(member.file), { ...io, ask: async () => "n" })).toBe(1);
+    expect(out).toEqual([]);
+    expect(err.join("")).toContain("nothing signed");
+    err.length = 0;
+    expect(await main(argv(member.file), { ...io, ask: async () => undefined })).toBe(1);
+    expect(await main(argv(member.file), io)).toBe(1);
+    expect(out).toEqual([]);
+    expect(err.join("")).toMatch(/confirm asks before it signs; run it in a terminal, or pass --yes/);
+  });
+
+  it("signs without asking with --yes, still printing the line and details", async () => {
+    const member = await memberKeyFile();
+    expect(await main([...argv(member.file), "--yes"], { ...io, ask: async () => { throw new Error("must not ask"); } })).toBe(0);
+    expect(err.join("")).toContain("phone (not in the line)");
+    expect(out.join("")).toMatch(/^ec1\./);
+  });
+
+  it("escapes every control character of a value, flags look-alikes, and shows a cut value whole", async () => {
+    const member = await memberKeyFile();
+    const body = `ok\u001b[2J\u009b31m ${"x".repeat(200)} tail`;
+    const code = await main(["confirm", "--member", member.file, "--gid", "AAAAAAAAAAAAAAAAAAAAAA", "github", "issues.comment", "--arg", "owner=octocat", "--arg", "repo=hello-world", "--arg", "issue_number=7", "--arg", `body=${body}`, "--yes"], io);
+    expect(code).toBe(0);
+    const shown = err.join("");
+    expect(shown).not.toMatch(/[\u001b\u009b]/);
+    expect(shown).toContain("body (cut in the line; holds hidden characters; hidden: U+001B U+009B):");
+    expect(shown).toContain(" tail");
+    err.length = 0;
+    await main(["confirm", "--member", member.file, "--gid", "AAAAAAAAAAAAAAAAAAAAAA", "slack", "chat.post_message", "--arg", "channel=C0123456", "--arg", "text=Pay p\u0430ypal.com now", "--yes"], io);
+    expect(err.join("")).toContain("text (mixes scripts: look-alike letters?; Cyrillic + Latin):");
   });
 });

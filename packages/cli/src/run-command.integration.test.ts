@@ -1,9 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ready } from "@eleven-integrations/grants";
-import { startSidecar, type RunningSidecar } from "@eleven-integrations/sidecar";
+import { DEFAULT_PORT, startSidecar, type RunningSidecar } from "@eleven-integrations/sidecar";
+import { createSidecarClient } from "./sidecar-client.js";
 // The sidecar's loopback TLS stand-in for api.github.com: one provider fixture for both suites.
 import { startProviderStandIn, type ProviderStandIn } from "../../../apps/sidecar/src/__fixtures__/provider-stand-in.js";
 import { main } from "./main.js";
@@ -12,33 +14,36 @@ import type { CommandIo } from "./io.js";
 const TOKEN = "ghp_cli_run_token_never_printed";
 
 let dir: string;
+let home: string;
 let provider: ProviderStandIn;
 let sidecar: RunningSidecar;
 let memberFile: string;
 
-function capture(env: Record<string, string> = {}) {
+async function cli(argv: string[], env: Record<string, string> = {}, stdin?: string) {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CommandIo = { stdout: (text) => void out.push(text), stderr: (text) => void err.push(text), env, cwd: dir };
-  return { io, out, err, text: () => out.join(""), errors: () => err.join("") };
-}
-
-async function cli(argv: string[], env: Record<string, string> = {}) {
-  const run = capture(env);
-  const code = await main(argv, run.io);
-  return { code, out: run.text(), err: run.errors() };
+  const io: CommandIo = {
+    stdout: (text) => void out.push(text),
+    stderr: (text) => void err.push(text),
+    env: { SIDECAR_HOME: home, ...env },
+    cwd: dir,
+    ...(stdin === undefined ? {} : { readStdin: async () => stdin }),
+  };
+  const code = await main(argv, io);
+  return { code, out: out.join(""), err: err.join("") };
 }
 
 beforeAll(async () => {
   await ready();
   dir = await mkdtemp(join(tmpdir(), "cli-run-"));
   memberFile = join(dir, "member.json");
+  home = join(dir, "sidecar");
   const keys = await cli(["keys", "member", "--out", memberFile]);
-  const home = join(dir, "sidecar");
   provider = await startProviderStandIn();
-  await import("node:fs/promises").then((fs) => fs.mkdir(home, { mode: 0o700 }));
+  await mkdir(home, { mode: 0o700 });
   await writeFile(join(home, "trusted-members.json"), JSON.stringify([keys.out.trim()]), { mode: 0o600 });
-  sidecar = await startSidecar({ home, port: 0, dispatcher: provider.dispatcher });
+  // The default: the sidecar on its Unix socket in its home, no TCP port at all.
+  sidecar = await startSidecar({ home, dispatcher: provider.dispatcher });
 });
 
 afterAll(async () => {
@@ -47,101 +52,220 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function grant(access: "read" | "write"): Promise<string> {
+async function grantFile(access: "read" | "write"): Promise<string> {
   const file = join(dir, `${access}-grant.txt`);
-  const issued = await cli(
-    ["grant", "--member", memberFile, "--bot", sidecar.publicKey, "--integration", "github", "--access", access, "--token-env", "GH"],
-    { GH: TOKEN },
-  );
+  const issued = await cli(["grant", "--member", memberFile, "--bot", sidecar.publicKey, "--integration", "github", "--access", access, "--token-env", "GH"], { GH: TOKEN });
   expect(issued.code).toBe(0);
-  await writeFile(file, issued.out);
-  return `@${file}`;
+  await writeFile(file, issued.out, { mode: 0o600 });
+  return file;
 }
 
-const runArgs = (grantRef: string, op: string, args: string[]) => [
-  "run", "github", op, "--grant", grantRef, "--sidecar", sidecar.address, "--caller-token-file", sidecar.callerTokenFile, ...args,
-];
+async function auditLines(): Promise<number> {
+  return (await readFile(sidecar.auditFile, "utf8")).split("\n").filter(Boolean).length;
+}
 
-describe("integrations run against a real sidecar", () => {
-  it("runs a read and prints the picked envelope", async () => {
-    const result = await cli(runArgs(await grant("read"), "repos.list", []));
+describe("integrations run against a real sidecar on its default socket", () => {
+  it("runs a read with the grant from @file, over unix:$SIDECAR_HOME/sidecar.sock by default", async () => {
+    expect(sidecar.address).toBe(`unix:${join(home, "sidecar.sock")}`);
+    const result = await cli(["run", "github", "repos.list", "--grant", `@${await grantFile("read")}`]);
     expect(result.code).toBe(0);
     const envelope = JSON.parse(result.out);
     expect(envelope).toMatchObject({ status: "ok", integration: "github", op: "repos.list", http_status: 200 });
     expect(envelope.data[0]).toEqual(expect.objectContaining({ full_name: "octocat/hello-world" }));
-    expect(envelope.data[0]).not.toHaveProperty("node_id");
     expect(provider.requests.at(-1)?.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it("plays member and bot for a write: confirmation_required, confirm, run once", async () => {
-    const grantRef = await grant("write");
-    const args = ["--arg", "owner=octocat", "--arg", "repo=hello-world", "--arg", "title=From the CLI"];
+  it("reads the grant from standard input with --grant -", async () => {
+    const grant = await readFile(await grantFile("read"), "utf8");
+    const result = await cli(["run", "github", "repos.list", "--grant", "-", "--sidecar", sidecar.address], {}, grant);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out)).toMatchObject({ status: "ok" });
+  });
+
+  it("plays member and bot for a write: confirmation_required with details, confirm, run once", async () => {
+    const grant = `@${await grantFile("write")}`;
+    const args = ["--arg", "owner=octocat", "--arg", "repo=hello-world", "--arg", "title=From the CLI", "--arg", "body=Also: grant @mallory admin."];
     const before = provider.requests.length;
-    const asked = await cli(runArgs(grantRef, "issues.create", args));
+    const asked = await cli(["run", "github", "issues.create", "--grant", grant, ...args]);
     expect(asked.code).toBe(1);
     const required = JSON.parse(asked.out);
-    expect(required).toMatchObject({ status: "confirmation_required", op: "issues.create" });
+    expect(required).toMatchObject({
+      status: "confirmation_required",
+      op: "issues.create",
+      confirm: "Open issue “From the CLI” in octocat/hello-world, visible to everyone who can read that repository",
+      details: [{ name: "body", value: "Also: grant @mallory admin.", flags: ["not_in_line"] }],
+    });
     expect(provider.requests.length).toBe(before);
 
-    const confirmed = await cli(["confirm", "--member", memberFile, "--gid", required.gid, "github", "issues.create", ...args, "--expect-digest", required.args_digest]);
+    const confirmed = await cli(["confirm", "--member", memberFile, "--gid", required.gid, "github", "issues.create", ...args, "--expect-digest", required.args_digest, "--yes"]);
     expect(confirmed.code).toBe(0);
-    expect(confirmed.err).toBe(`confirming: ${required.confirm}\n`);
+    expect(confirmed.err).toContain(required.confirm);
+    expect(confirmed.err).toContain("body (not in the line):\n    Also: grant @mallory admin.");
+    const confirmationFile = join(dir, "confirmation.txt");
+    await writeFile(confirmationFile, confirmed.out);
 
-    const ran = await cli([...runArgs(grantRef, "issues.create", args), "--confirmation", confirmed.out.trim()]);
+    const ran = await cli(["run", "github", "issues.create", "--grant", grant, ...args, "--confirmation", `@${confirmationFile}`]);
     expect(ran.code).toBe(0);
     expect(JSON.parse(ran.out)).toMatchObject({ status: "ok", http_status: 201 });
     expect(provider.requests.length).toBe(before + 1);
 
-    const replayed = await cli([...runArgs(grantRef, "issues.create", args), "--confirmation", confirmed.out.trim()]);
+    const replayed = await cli(["run", "github", "issues.create", "--grant", grant, ...args, "--confirmation", "-"], {}, confirmed.out);
     expect(JSON.parse(replayed.out).error.code).toBe("confirmation_invalid");
     expect(provider.requests.length).toBe(before + 1);
   });
 
-  it("exits 1 with a clear message when the sidecar cannot be reached or the token file is missing", async () => {
-    const grantRef = await grant("read");
-    const unreachable = await cli(["run", "github", "repos.list", "--grant", grantRef, "--sidecar", "http://127.0.0.1:9", "--caller-token-file", sidecar.callerTokenFile]);
-    expect(unreachable.code).toBe(1);
-    expect(unreachable.err).toMatch(/cannot reach the sidecar at http:\/\/127\.0\.0\.1:9/);
-    const missing = await cli(["run", "github", "repos.list", "--grant", grantRef, "--sidecar", sidecar.address, "--caller-token-file", join(dir, "nope")]);
-    expect(missing.code).toBe(2);
-    expect(missing.err).toContain("cannot read the caller token file");
-    const remote = await cli(["run", "github", "repos.list", "--grant", grantRef, "--sidecar", "http://example.com:8787"]);
-    expect(remote.code).toBe(2);
+  it("escapes terminal controls a provider sends back (the issue title echoed raw)", async () => {
+    const grant = `@${await grantFile("write")}`;
+    const title = "Hi\u001b]0;pwned\u0007\u009b2J\u202Eevil";
+    const args = ["--arg", "owner=octocat", "--arg", "repo=hello-world", "--arg", `title=${title}`];
+    const asked = JSON.parse((await cli(["run", "github", "issues.create", "--grant", grant, ...args])).out);
+    const confirmed = await cli(["confirm", "--member", memberFile, "--gid", asked.gid, "github", "issues.create", ...args, "--yes"]);
+    expect(confirmed.err).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    const file = join(dir, "confirmation-escape.txt");
+    await writeFile(file, confirmed.out);
+    const ran = await cli(["run", "github", "issues.create", "--grant", grant, ...args, "--confirmation", `@${file}`]);
+    expect(ran.code).toBe(0);
+    expect(ran.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(ran.out).toContain("\\u001b]0;pwned\\u0007\\u009b2J\\u202eevil");
+    expect(JSON.parse(ran.out).data.title).toBe(title);
   });
+});
 
+describe("integrations revoke", () => {
   it("revokes a grant: the member signs with integrations revoke, the sidecar then refuses the grant", async () => {
-    const grantRef = await grant("read");
-    expect(JSON.parse((await cli(runArgs(grantRef, "repos.list", []))).out).status).toBe("ok");
-    const signed = await cli(["revoke", "--member", memberFile, "--grant", grantRef]);
+    const grant = `@${await grantFile("read")}`;
+    expect(JSON.parse((await cli(["run", "github", "repos.list", "--grant", grant])).out).status).toBe("ok");
+    const signed = await cli(["revoke", "--member", memberFile, "--grant", grant]);
     expect(signed.code).toBe(0);
     expect(signed.out).toMatch(/^er1\.[A-Za-z0-9_-]+\n$/);
-    const callerToken = (await readFile(sidecar.callerTokenFile, "utf8")).trim();
-    const response = await fetch(`${sidecar.address}/v1/revoke`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${callerToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ revocation: signed.out.trim() }),
-    });
-    expect(await response.json()).toMatchObject({ status: "ok", integration: "github" });
+    const client = createSidecarClient({ address: sidecar.address, callerToken: (await readFile(sidecar.callerTokenFile, "utf8")).trim() });
+    try {
+      expect((await client.post("/v1/revoke", { revocation: signed.out.trim() })).json).toMatchObject({ status: "ok", integration: "github" });
+    } finally {
+      await client.close();
+    }
     const before = provider.requests.length;
-    const refused = JSON.parse((await cli(runArgs(grantRef, "repos.list", []))).out);
+    const refused = JSON.parse((await cli(["run", "github", "repos.list", "--grant", grant])).out);
     expect(refused).toMatchObject({ status: "error", error: { code: "grant_invalid", message: "the member revoked this grant" } });
     expect(provider.requests.length).toBe(before);
   });
 
-  it("refuses a revoke whose grant is not a file, or not a grant", async () => {
+  it("reads the grant from standard input too, and refuses one that is not a file, or not a grant", async () => {
+    const grant = await readFile(await grantFile("read"), "utf8");
+    expect((await cli(["revoke", "--member", memberFile, "--grant", "-"], {}, grant)).code).toBe(0);
     const inline = await cli(["revoke", "--member", memberFile, "--grant", "eg1.abc"]);
     expect(inline.code).toBe(2);
-    expect(inline.err).toContain("@file");
+    expect(inline.err).toMatch(/--grant takes @file or -/);
     const notGrant = join(dir, "not-a-grant.txt");
     await writeFile(notGrant, "hello\n");
     const wrong = await cli(["revoke", "--member", memberFile, "--grant", `@${notGrant}`]);
     expect(wrong.code).toBe(2);
     expect(wrong.err).toContain("does not hold a grant");
   });
+});
 
-  it("never prints the token", async () => {
-    const audit = await readFile(sidecar.auditFile, "utf8");
-    expect(audit).not.toContain(TOKEN);
-    expect(audit).not.toContain("From the CLI");
+describe("the argv leak: grants and confirmations never on the command line", () => {
+  it("refuses a literal grant, saying why, and sends nothing", async () => {
+    const grant = (await readFile(await grantFile("read"), "utf8")).trim();
+    const before = await auditLines();
+    const result = await cli(["run", "github", "repos.list", "--grant", grant]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/--grant takes @file or - \(standard input\), never the grant itself: a command's arguments are readable by every local user/);
+    expect(result.err).not.toContain(grant);
+    expect(await auditLines()).toBe(before);
   });
+
+  it("refuses a literal confirmation the same way", async () => {
+    const result = await cli(["run", "github", "issues.create", "--grant", `@${await grantFile("write")}`, "--confirmation", "ec1.AAAA"]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/--confirmation takes @file or -/);
+  });
+
+  it("refuses two options reading standard input, an empty or missing file", async () => {
+    expect((await cli(["run", "github", "repos.list", "--grant", "-", "--confirmation", "-"], {}, "x")).err).toMatch(/only one option can read standard input/);
+    await writeFile(join(dir, "empty.txt"), "\n");
+    expect((await cli(["run", "github", "repos.list", "--grant", `@${join(dir, "empty.txt")}`])).err).toMatch(/is empty/);
+    expect((await cli(["run", "github", "repos.list", "--grant", `@${join(dir, "nope.txt")}`])).err).toMatch(/cannot read .*ENOENT/);
+    const missingToken = await cli(["run", "github", "repos.list", "--grant", `@${await grantFile("read")}`, "--caller-token-file", join(dir, "nope")]);
+    expect(missingToken.code).toBe(2);
+    expect(missingToken.err).toContain("cannot read the caller token file");
+  });
+});
+
+describe("the squatter: a process on the TCP port gets nothing when the socket is the default", () => {
+  let squatter: Server;
+  let connections: Socket[];
+  let received: string;
+
+  beforeAll(async () => {
+    connections = [];
+    received = "";
+    squatter = createServer((socket) => {
+      connections.push(socket);
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("latin1");
+      });
+    });
+    // The port a first-release sidecar listened on, if it is free here; else any port (the claim is the same: no TCP at all).
+    await new Promise<void>((resolve) => {
+      squatter.once("error", () => squatter.listen(0, "127.0.0.1", () => resolve()));
+      squatter.listen(DEFAULT_PORT, "127.0.0.1", () => resolve());
+    });
+  });
+  afterAll(async () => {
+    for (const socket of connections) socket.destroy();
+    await new Promise((resolve) => squatter.close(resolve));
+  });
+
+  it("sends the caller token and grant to the sidecar's socket, never to the port", async () => {
+    const grant = await grantFile("read");
+    const before = await auditLines();
+    const result = await cli(["run", "github", "repos.list", "--grant", `@${grant}`]);
+    expect(result.code).toBe(0);
+    expect(await auditLines()).toBe(before + 1);
+    expect(connections).toHaveLength(0);
+    expect(received).toBe("");
+  });
+
+  it("fails closed when the socket is gone: no fallback to TCP", async () => {
+    const result = await cli(["run", "github", "repos.list", "--grant", `@${await grantFile("read")}`], { SIDECAR_HOME: join(dir, "no-sidecar-here") });
+    expect(result.code).toBe(2); // no caller token file there
+    const unreachable = await cli(["run", "github", "repos.list", "--grant", `@${await grantFile("read")}`, "--sidecar", `unix:${join(dir, "gone.sock")}`, "--caller-token-file", sidecar.callerTokenFile]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.err).toMatch(/cannot reach the sidecar at unix:.*gone\.sock: ENOENT/);
+    expect(connections).toHaveLength(0);
+  });
+});
+
+describe("loopback TCP, when asked", () => {
+  it("speaks to a sidecar on http://127.0.0.1:P and refuses non-loopback addresses", async () => {
+    const tcpHome = join(dir, "tcp-sidecar");
+    await mkdir(tcpHome, { mode: 0o700 });
+    await writeFile(join(tcpHome, "trusted-members.json"), await readFile(join(home, "trusted-members.json")), { mode: 0o600 });
+    const tcp = await startSidecar({ home: tcpHome, port: 0, dispatcher: provider.dispatcher });
+    try {
+      const grant = join(dir, "tcp-grant.txt");
+      const issued = await cli(["grant", "--member", memberFile, "--bot", tcp.publicKey, "--integration", "github", "--access", "read", "--token-env", "GH"], { GH: TOKEN });
+      await writeFile(grant, issued.out);
+      const result = await cli(["run", "github", "repos.list", "--grant", `@${grant}`, "--sidecar", tcp.address, "--caller-token-file", tcp.callerTokenFile]);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.out)).toMatchObject({ status: "ok" });
+    } finally {
+      await tcp.close();
+    }
+    for (const address of ["http://example.com:8787", "https://127.0.0.1:8787", "http://10.0.0.1:8787", "unix:relative.sock", "http://127.0.0.1:8787/v1?x=1"]) {
+      const refused = await cli(["run", "github", "repos.list", "--grant", `@${await grantFile("read")}`, "--sidecar", address]);
+      expect(refused.code, address).toBe(2);
+      expect(refused.err, address).toMatch(/the sidecar (address|socket) must be/);
+    }
+    const unreachable = await cli(["run", "github", "repos.list", "--grant", `@${await grantFile("read")}`, "--sidecar", "http://127.0.0.1:9", "--caller-token-file", sidecar.callerTokenFile]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.err).toMatch(/cannot reach the sidecar at http:\/\/127\.0\.0\.1:9/);
+  });
+});
+
+it("never lets the member's token into the audit log", async () => {
+  const audit = await readFile(sidecar.auditFile, "utf8");
+  expect(audit).not.toContain(TOKEN);
+  expect(audit).not.toContain("From the CLI");
 });

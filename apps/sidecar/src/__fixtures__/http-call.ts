@@ -9,7 +9,10 @@ export interface HttpAnswer {
 }
 
 export interface HttpCall {
-  port: number;
+  /** A TCP port on 127.0.0.1, or: */
+  port?: number;
+  /** a Unix socket (then Host defaults to `localhost`). */
+  socketPath?: string;
   method?: string;
   path: string;
   headers?: Record<string, string>;
@@ -21,11 +24,12 @@ export interface HttpCall {
 
 export function httpCall(call: HttpCall): Promise<HttpAnswer> {
   const text = call.body === undefined ? undefined : typeof call.body === "string" ? call.body : JSON.stringify(call.body);
-  const headers: Record<string, string> = { host: `127.0.0.1:${call.port}`, ...call.headers };
+  const headers: Record<string, string> = { host: call.socketPath === undefined ? `127.0.0.1:${call.port}` : "localhost", ...call.headers };
+  const target = call.socketPath === undefined ? { host: "127.0.0.1", port: call.port } : { socketPath: call.socketPath };
   if (text !== undefined && typeof call.body !== "string" && headers["content-type"] === undefined) headers["content-type"] = "application/json";
   if (text !== undefined && call.chunked !== true) headers["content-length"] = String(Buffer.byteLength(text));
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: "127.0.0.1", port: call.port, method: call.method ?? "GET", path: call.path, headers, agent: false, setHost: false }, (response) => {
+    const outgoing = request({ ...target, method: call.method ?? "GET", path: call.path, headers, agent: false, setHost: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => {

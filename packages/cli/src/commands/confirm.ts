@@ -1,7 +1,8 @@
-import { argsDigest, GrantError, ready, renderConfirm, signConfirmation } from "@eleven-integrations/grants";
+import { argsDigest, confirmDetails, GrantError, ready, renderConfirm, signConfirmation, type ConfirmDetail } from "@eleven-integrations/grants";
 import { UsageError, type CommandIo } from "../io.js";
 import { readKeyFile } from "../key-file.js";
 import { resolveRegistry } from "../resolve-registry.js";
+import { escapeText } from "../terminal-text.js";
 
 export interface ConfirmCommand {
   memberFile: string;
@@ -11,11 +12,29 @@ export interface ConfirmCommand {
   args: Record<string, string>;
   expectDigest: string | undefined;
   dir: string | undefined;
+  /** Sign without asking (scripts); otherwise the member must answer yes on a terminal. */
+  yes: boolean;
+}
+
+const FLAG_TEXT: Record<ConfirmDetail["flags"][number], string> = {
+  not_in_line: "not in the line",
+  shortened: "cut in the line",
+  hidden_characters: "holds hidden characters",
+  mixed_script: "mixes scripts: look-alike letters?",
+  look_alike: "letters that look Latin but are not",
+};
+
+function describeDetail(detail: ConfirmDetail): string {
+  const notes = detail.flags.map((flag) => FLAG_TEXT[flag]);
+  if (detail.scripts !== undefined) notes.push(detail.scripts.join(" + "));
+  if (detail.hidden !== undefined) notes.push(`hidden: ${detail.hidden.join(" ")}`);
+  return `  ${detail.name} (${notes.join("; ")}):\n    ${escapeText(detail.value)}\n`;
 }
 
 /**
- * `integrations confirm`: shows the member the exact line the op's confirm template
- * renders for these args, and signs the tap on it for the grant `gid`.
+ * `integrations confirm`: shows the member the exact line the op's confirm
+ * template renders for these args and every detail the line does not fully
+ * show, asks, and signs the tap on that line for the grant `gid`.
  */
 export async function confirm(command: ConfirmCommand, io: CommandIo): Promise<number> {
   const registry = await resolveRegistry(command.dir, io.cwd);
@@ -29,9 +48,22 @@ export async function confirm(command: ConfirmCommand, io: CommandIo): Promise<n
   }
   const member = await readKeyFile(command.memberFile, "member");
   const line = renderConfirm(operation.confirm, command.args);
+  const details = confirmDetails(operation.confirm, command.args);
+  io.stderr(`${command.integration} ${command.op} will run as:\n\n  ${escapeText(line)}\n\n`);
+  if (details.length > 0) io.stderr(`Details the line does not fully show:\n${details.map(describeDetail).join("")}\n`);
+  if (!command.yes) {
+    const answer = io.ask === undefined ? undefined : await io.ask("Sign this confirmation? [y/N] ");
+    if (answer === undefined) {
+      io.stderr("nothing signed: confirm asks before it signs; run it in a terminal, or pass --yes in a script that showed the member this line\n");
+      return 1;
+    }
+    if (!/^\s*y(es)?\s*$/i.test(answer)) {
+      io.stderr("nothing signed\n");
+      return 1;
+    }
+  }
   try {
     const token = signConfirmation({ member, grant: { gid: command.gid, iss: member.publicKey }, op: command.op, args: command.args, line });
-    io.stderr(`confirming: ${line}\n`);
     io.stdout(`${token}\n`);
     return 0;
   } catch (error) {

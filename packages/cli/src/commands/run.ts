@@ -1,58 +1,50 @@
-import { readFile } from "node:fs/promises";
-import { request } from "undici";
-import { UsageError, type CommandIo } from "../io.js";
+import type { CommandIo } from "../io.js";
+import { UsageError } from "../io.js";
+import { oneStandardInput, readSecretArgument } from "../secret-input.js";
+import { createSidecarClient, readCallerToken, SidecarClientError } from "../sidecar-client.js";
+import { escapeJson } from "../terminal-text.js";
 
 export interface RunCommand {
   integration: string;
   op: string;
   args: Record<string, string>;
+  /** `@file` or `-`, never the grant itself. */
   grant: string;
+  /** `@file` or `-`, never the confirmation itself. */
   confirmation: string | undefined;
+  /** `unix:/path` or `http://127.0.0.1:P`. */
   sidecar: string;
   callerTokenFile: string;
 }
 
-/** `integrations run`: asks a sidecar to run one op and prints the envelope it answers. */
+/** `integrations run`: asks a sidecar to run one op and prints the envelope it answers, escaped for the terminal. */
 export async function run(command: RunCommand, io: CommandIo): Promise<number> {
-  const url = new URL("/v1/run", command.sidecar);
-  if (url.protocol !== "http:" || !["127.0.0.1", "[::1]", "localhost"].includes(url.hostname)) {
-    throw new UsageError("--sidecar must be a loopback http address, such as http://127.0.0.1:8787");
-  }
-  const grant = command.grant.startsWith("@") ? (await readFile(command.grant.slice(1), "utf8")).trim() : command.grant;
-  let callerToken: string;
+  oneStandardInput([command.grant, command.confirmation]);
+  const grant = await readSecretArgument("grant", command.grant, io);
+  const confirmation = command.confirmation === undefined ? undefined : await readSecretArgument("confirmation", command.confirmation, io);
+  let client;
   try {
-    callerToken = (await readFile(command.callerTokenFile, "utf8")).trim();
+    client = createSidecarClient({ address: command.sidecar, callerToken: await readCallerToken(command.callerTokenFile) });
   } catch (error) {
-    throw new UsageError(`cannot read the caller token file ${command.callerTokenFile}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+    if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
+    throw error;
   }
-  const body = {
-    grant,
-    op: command.op,
-    args: command.args,
-    ...(command.confirmation === undefined ? {} : { confirmation: command.confirmation }),
-  };
+  const body = { grant, op: command.op, args: command.args, ...(confirmation === undefined ? {} : { confirmation }) };
   let response;
   try {
-    response = await request(url, {
-      method: "POST",
-      headers: { authorization: `Bearer ${callerToken}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    response = await client.post("/v1/run", body);
   } catch (error) {
-    io.stderr(`cannot reach the sidecar at ${url.origin}: ${(error as NodeJS.ErrnoException).code ?? "error"}\n`);
+    if (!SidecarClientError.isInstance(error)) throw error;
+    io.stderr(`${error.message}\n`);
     return 1;
+  } finally {
+    await client.close();
   }
-  const text = await response.body.text();
-  let envelope: { status?: unknown; integration?: unknown } | undefined;
-  try {
-    envelope = JSON.parse(text) as typeof envelope;
-  } catch {
-    envelope = undefined;
-  }
-  io.stdout(`${envelope === undefined ? text : JSON.stringify(envelope, null, 2)}\n`);
+  const envelope = response.json as { status?: unknown; integration?: unknown } | undefined;
+  io.stdout(`${envelope === undefined ? escapeJson(response.text) : escapeJson(envelope)}\n`);
   if (response.statusCode !== 200) return 1;
-  if (envelope?.integration !== undefined && envelope.integration !== command.integration) {
-    io.stderr(`the grant is for ${String(envelope.integration)}, not ${command.integration}\n`);
+  if (envelope?.integration !== undefined && envelope.integration !== null && envelope.integration !== command.integration) {
+    io.stderr(`the grant is for ${escapeJson(envelope.integration)}, not ${command.integration}\n`);
     return 1;
   }
   return envelope?.status === "ok" ? 0 : 1;

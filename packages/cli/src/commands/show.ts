@@ -1,6 +1,7 @@
 import type { CommandIo } from "../io.js";
 import { UsageError } from "../io.js";
 import { resolveRegistry } from "../resolve-registry.js";
+import { escapeJson, escapeText } from "../terminal-text.js";
 
 /** `integrations show <id> [--json]`: the integration's auth and ops, or its manifest as JSON. */
 export async function show(id: string | undefined, dir: string | undefined, json: boolean, io: CommandIo): Promise<number> {
@@ -8,11 +9,11 @@ export async function show(id: string | undefined, dir: string | undefined, json
   const registry = await resolveRegistry(dir, io.cwd);
   const manifest = registry.get(id);
   if (manifest === undefined) {
-    io.stderr(`unknown integration "${id}" (try: integrations list)\n`);
+    io.stderr(`unknown integration "${escapeText(id)}" (try: integrations list)\n`);
     return 1;
   }
   if (json) {
-    io.stdout(`${JSON.stringify(manifest, null, 2)}\n`);
+    io.stdout(`${escapeJson(manifest)}\n`);
     return 0;
   }
   const lines = [
@@ -28,6 +29,7 @@ export async function show(id: string | undefined, dir: string | undefined, json
     lines.push(`  ${op.access.padEnd(5)} ${op.id}(${args.join(", ")}) — ${op.label}`);
     if (op.confirm) lines.push(`        confirm: ${op.confirm}`);
   }
-  io.stdout(`${lines.join("\n")}\n`);
+  // Manifest text is plain when it loads; escaping again keeps a terminal safe whatever a manifest holds.
+  io.stdout(`${lines.map(escapeText).join("\n")}\n`);
   return 0;
 }
