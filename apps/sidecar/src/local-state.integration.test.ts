@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promis
 import { join } from "node:path";
 import { generateBotKeys, signConfirmation, signRevocation } from "@eleven-integrations/grants";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSidecar, type RunningSidecar } from "./server-start.js";
+import { startSidecar, type RunningTcpSidecar } from "./server-start.js";
 import { grantFor, lineFor, member, opened, temporaryDirectory } from "./__fixtures__/grant-kit.js";
 import { httpCall } from "./__fixtures__/http-call.js";
 import type { LooseAnswer } from "./__fixtures__/sidecar-fleet.js";
@@ -30,7 +30,7 @@ async function home(): Promise<string> {
   return dir;
 }
 
-async function caller(sidecar: RunningSidecar) {
+async function caller(sidecar: RunningTcpSidecar) {
   const token = (await readFile(sidecar.callerTokenFile, "utf8")).trim();
   return async (path: string, body: unknown) => {
     const answer = await httpCall({ port: sidecar.port, method: "POST", path, headers: { authorization: `Bearer ${token}` }, body });
