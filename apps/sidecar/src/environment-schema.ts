@@ -22,9 +22,15 @@ export const sidecarEnvironmentSchema = z.object({
     description: "The folder holding the bot key, caller token, trusted members, audit log and replay journal (created 0700).",
     default: "~/.eleven-sidecar",
   }),
+  SIDECAR_SOCKET: variable(z.string().min(1).optional(), {
+    description:
+      "The Unix socket to listen on (mode 0600; only the sidecar's user can connect, no other process can squat it). Not with PORT.",
+    default: "$SIDECAR_HOME/sidecar.sock",
+  }),
   PORT: variable(z.string().regex(/^[0-9]{1,5}$/).optional(), {
-    description: "The loopback port to listen on (0 picks a free one). The host is always 127.0.0.1.",
-    default: "8787",
+    description:
+      "Listen on loopback TCP, 127.0.0.1:PORT (0 picks a free one), instead of the Unix socket: any local process could take the port first, so use it only when the bot cannot use a socket. Not with SIDECAR_SOCKET.",
+    default: "unset: the Unix socket",
   }),
   LOG_LEVEL: variable(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(), {
     description: "pino's level for the JSON log on stdout.",
