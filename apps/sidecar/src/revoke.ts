@@ -1,10 +1,9 @@
-import { GrantError, verifyRevocation, type KeyPair } from "@eleven-integrations/grants";
+import { CLOCK_SKEW_SECONDS, GrantError, verifyRevocation, type KeyPair } from "@eleven-integrations/grants";
 import type { FastifyBaseLogger } from "fastify";
 import type { Refusal } from "./answers.js";
 import type { RevokeBody } from "./body-schemas.js";
 import { StateUnavailableError, type SharedState } from "./shared-state.js";
 import { UNAVAILABLE_REFUSAL } from "./state-refusals.js";
-import { CLOCK_SKEW_SECONDS } from "@eleven-integrations/grants";
 
 export interface RevokeDeps {
   botKeys: KeyPair;
