@@ -86,3 +86,48 @@ describe("the terminal escape in a manifest label", () => {
     expect(err.join("")).not.toContain("\u001b");
   });
 });
+
+describe("a provider's OpenAPI description carrying terminal escapes", () => {
+  it("openapi check prints its report (text and --json) with every escape shown, never raw", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cli-openapi-escape-"));
+    try {
+      const trick = "x\u001b[2J\u009b1;1H\u202Egnirts";
+      const spec = {
+        openapi: "3.0.3",
+        info: { title: "Evil", version: "1" },
+        servers: [{ url: "https://api.evil.example" }],
+        paths: {
+          "/things": {
+            get: {
+              operationId: "listThings",
+              parameters: [{ name: trick, in: "query", required: true, schema: { type: "string" } }],
+              responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: { type: "object", properties: { id: { type: "string" } } } } } } } },
+            },
+          },
+        },
+      };
+      const manifest = {
+        schema: 1,
+        id: "evil",
+        name: "Evil",
+        category: "testing",
+        auth: { kind: "pat", base: "https://api.evil.example", authorization: "Bearer", pat_help: "https://evil.example/tokens" },
+        ops: [{ id: "things.list", label: "List things", access: "read", method: "GET", path: "/things", pick: { fields: ["id"] } }],
+      };
+      await writeFile(join(dir, "spec.json"), JSON.stringify(spec));
+      await writeFile(join(dir, "evil.json"), JSON.stringify(manifest));
+      const out: string[] = [];
+      const io: CommandIo = { stdout: (chunk) => void out.push(chunk), stderr: (chunk) => void out.push(chunk), env: {}, cwd: dir };
+      for (const json of [[], ["--json"]]) {
+        out.length = 0;
+        expect(await main(["openapi", "check", join(dir, "evil.json"), "--spec", join(dir, "spec.json"), ...json], io)).toBe(1);
+        const printed = out.join("");
+        expect(printed).toMatch(/2J/);
+        expect(printed).not.toMatch(/[\u001b\u009b\u202e]/);
+      }
+      expect(JSON.parse(out.join("")).ok).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

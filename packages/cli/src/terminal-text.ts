@@ -34,3 +34,8 @@ export function escapeJson(value: unknown, indent = 2): string {
     return out;
   });
 }
+
+/** Several lines of text from a manifest or a provider: each line escaped, the line breaks kept. */
+export function escapeLines(text: string): string {
+  return text.split("\n").map(escapeText).join("\n");
+}

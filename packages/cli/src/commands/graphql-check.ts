@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { checkGraphqlOperation } from "../graphql/check-graphql-operation.js";
 import { loadGraphqlSchema } from "../graphql/load-schema.js";
 import type { CommandIo } from "../io.js";
+import { escapeJson, escapeLines } from "../terminal-text.js";
 import { readAllowList } from "../openapi/allow-list.js";
 import { buildReport, formatReport, readManifest } from "../openapi/check-report.js";
 
@@ -21,6 +22,6 @@ export async function graphqlCheck(options: GraphqlCheckOptions, io: CommandIo):
     const result = checkGraphqlOperation(schema, op);
     return { matched: result.operation, mismatches: result.mismatches };
   });
-  io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  io.stdout(options.json ? `${escapeJson(report)}\n` : escapeLines(formatReport(report)));
   return report.ok ? 0 : 1;
 }

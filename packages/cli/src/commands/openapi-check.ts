@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import type { CommandIo } from "../io.js";
+import { escapeJson, escapeLines } from "../terminal-text.js";
 import { readAllowList } from "../openapi/allow-list.js";
 import { buildReport, formatReport, readManifest } from "../openapi/check-report.js";
 import { checkOperation } from "../openapi/check-operation.js";
@@ -21,6 +22,6 @@ export async function openapiCheck(options: OpenApiCheckOptions, io: CommandIo):
     const result = checkOperation(document, manifest, op);
     return { matched: result.operation, mismatches: result.mismatches };
   });
-  io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  io.stdout(options.json ? `${escapeJson(report)}\n` : escapeLines(formatReport(report)));
   return report.ok ? 0 : 1;
 }

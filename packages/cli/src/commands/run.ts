@@ -2,7 +2,7 @@ import type { CommandIo } from "../io.js";
 import { UsageError } from "../io.js";
 import { oneStandardInput, readSecretArgument } from "../secret-input.js";
 import { createSidecarClient, readCallerToken, SidecarClientError } from "../sidecar-client.js";
-import { escapeJson } from "../terminal-text.js";
+import { escapeJson, escapeText } from "../terminal-text.js";
 
 export interface RunCommand {
   integration: string;
@@ -35,7 +35,7 @@ export async function run(command: RunCommand, io: CommandIo): Promise<number> {
     response = await client.post("/v1/run", body);
   } catch (error) {
     if (!SidecarClientError.isInstance(error)) throw error;
-    io.stderr(`${error.message}\n`);
+    io.stderr(`${escapeText(error.message)}\n`);
     return 1;
   } finally {
     await client.close();
