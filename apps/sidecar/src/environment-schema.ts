@@ -29,7 +29,7 @@ export const sidecarEnvironmentSchema = z.object({
   }),
   PORT: variable(z.string().regex(/^[0-9]{1,5}$/).optional(), {
     description:
-      "Listen on loopback TCP, 127.0.0.1:PORT (0 picks a free one), instead of the Unix socket: any local process could take the port first, so use it only when the bot cannot use a socket. Not with SIDECAR_SOCKET.",
+      "Listen on loopback TCP, 127.0.0.1:PORT (0 picks a free one), instead of the Unix socket. Another local process could take the port first, so use it only when the bot cannot use a socket. Not with SIDECAR_SOCKET.",
     default: "unset: the Unix socket",
   }),
   LOG_LEVEL: variable(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(), {
