@@ -10,6 +10,7 @@ import { LocalState } from "./local-state.js";
 import { RedisState } from "./redis-state.js";
 import type { SharedState } from "./shared-state.js";
 import { registerRoutes } from "./routes.js";
+import { serverTimeoutOptions } from "./server-timeouts.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -25,6 +26,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     logger: sidecarLoggerOptions(config.logger, [config.callerToken]),
     bodyLimit: MAX_BODY_BYTES,
     return503OnClosing: true,
+    ...serverTimeoutOptions(config.timeouts),
   });
   app.removeContentTypeParser("text/plain");
 

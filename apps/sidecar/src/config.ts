@@ -4,6 +4,7 @@ import type { Registry } from "@eleven-integrations/loader";
 import type { FastifyServerOptions } from "fastify";
 import type { Dispatcher } from "undici";
 import type { RateLimits, SharedState } from "./shared-state.js";
+import type { ServerTimeouts } from "./server-timeouts.js";
 
 /** fastify's `logger` option (pino's options, `stream` honoured), as `buildApp` takes it. */
 export type SidecarLoggerOption = NonNullable<FastifyServerOptions["logger"]>;
@@ -44,6 +45,8 @@ export interface SidecarConfig {
   dispatcher?: Dispatcher;
   /** The executor's bounds (response and result sizes, deadline, retries). */
   limits?: ExecutorLimits;
+  /** Request, header, keep-alive and idle timeouts of the sidecar's server (defaults: 15 s, 10 s, 5 s, 30 s). */
+  timeouts?: ServerTimeouts;
   /** fastify's logger option; requests are logged without headers, query or body whatever is passed. */
   logger?: SidecarLoggerOption;
 }

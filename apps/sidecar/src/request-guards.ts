@@ -6,16 +6,18 @@ import { checkLoopback } from "./loopback-guard.js";
 /**
  * The first hook of every request, unknown routes included, before any body is
  * read: `Host` and `Origin` name this loopback address (else 403), then the
- * caller token (else 401). Answers that pass are never cached.
+ * caller token (else 401). A refused caller is disconnected (`Connection:
+ * close`): nothing it still sends is read. Answers that pass are never cached.
  */
 export function registerRequestGuards(app: FastifyInstance, callerToken: string): void {
   const authorized = createCallerAuth(callerToken);
   app.addHook("onRequest", async (request, reply) => {
     const verdict = checkLoopback(request.headers.host, request.headers.origin, request.socket.localPort);
-    if (!verdict.ok) return reply.code(403).send(httpErrorBody(verdict.code, verdict.message));
+    if (!verdict.ok) return reply.code(403).header("connection", "close").send(httpErrorBody(verdict.code, verdict.message));
     if (!authorized(request.headers.authorization)) {
       return reply
         .code(401)
+        .header("connection", "close")
         .header("www-authenticate", 'Bearer realm="eleven-sidecar"')
         .send(httpErrorBody("unauthorized", "send Authorization: Bearer <caller token>, the token in the sidecar's caller-token file"));
     }
