@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import type { KeyPair } from "@eleven-integrations/grants";
 import { UsageError } from "./io.js";
 
-export type KeyKind = "member" | "bot";
+export type KeyKind = "member" | "bot" | "release";
 
 /** A key file: `{ kind, publicKey, secretKey }`, written 0600 and never overwritten. */
 export async function writeKeyFile(path: string, kind: KeyKind, keys: KeyPair): Promise<void> {

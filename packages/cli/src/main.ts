@@ -7,6 +7,7 @@ import { keys } from "./commands/keys.js";
 import { openapiCheck } from "./commands/openapi-check.js";
 import { openapiImport } from "./commands/openapi-import.js";
 import { list } from "./commands/list.js";
+import { registrySign, registryVerify } from "./commands/registry.js";
 import { revoke } from "./commands/revoke.js";
 import { run } from "./commands/run.js";
 import { show } from "./commands/show.js";
@@ -24,8 +25,13 @@ export const USAGE = `usage: integrations <command>
   list [--dir d]            list the integrations
   show <id> [--dir d] [--json]
                             show one integration's auth and ops
-  keys member|bot --out <file>
+  keys member|bot|release --out <file>
                             a new key pair in a 0600 file; prints the public key
+  registry sign --key <release key file> [--key <file>]... --sequence <n>
+        [--previous <release file>] [--out <file>] [dir]
+                            validate dir and write a signed registry release
+  registry verify --keys <public key,...> <release file>
+                            check a release: a trusted signature, every manifest loads
   grant --member <file> --bot <public key> --integration <id> --access read|write
         [--op <id>]... [--kind pat|oauth] [--ttl 3600] [--token-env INTEGRATION_TOKEN]
                             sign and seal a grant for one bot; the token is read from
@@ -76,8 +82,31 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
       }
       case "keys": {
         const args = parseArgs(rest, { values: ["out"] });
-        if (args.positionals.length !== 1) throw new UsageError("keys takes one kind: member or bot");
+        if (args.positionals.length !== 1) throw new UsageError("keys takes one kind: member, bot or release");
         return await keys(args.positionals[0], oneFlag(args, "out"), io);
+      }
+      case "registry": {
+        const [sub, ...more] = rest;
+        if (sub === "sign") {
+          const args = parseArgs(more, { values: ["key", "sequence", "previous", "out"] });
+          if (args.positionals.length > 1) throw new UsageError("registry sign takes at most one folder");
+          return await registrySign(
+            {
+              keyFiles: args.flags.get("key") ?? [],
+              sequence: oneFlag(args, "sequence", { required: true }),
+              previousFile: oneFlag(args, "previous"),
+              out: oneFlag(args, "out"),
+              dir: args.positionals[0],
+            },
+            io,
+          );
+        }
+        if (sub === "verify") {
+          const args = parseArgs(more, { values: ["keys"] });
+          if (args.positionals.length !== 1) throw new UsageError("registry verify takes one release file");
+          return await registryVerify(oneFlag(args, "keys"), args.positionals[0], io);
+        }
+        throw new UsageError('registry needs "sign" or "verify"');
       }
       case "grant": {
         const args = parseArgs(rest, { values: ["member", "bot", "integration", "access", "op", "kind", "ttl", "token-env", "dir"] });

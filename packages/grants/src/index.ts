@@ -40,3 +40,21 @@ export {
   MAX_CONFIRM_VALUE_CODE_POINTS,
   MAX_COMBINING_MARKS,
 } from "./limits.js";
+export {
+  generateReleaseKeys,
+  signRelease,
+  verifyRelease,
+  releaseMessage,
+  RELEASE_CONTEXT,
+  MAX_RELEASE_BYTES,
+  type VerifyReleaseOptions,
+  type VerifiedRelease,
+} from "./release.js";
+export {
+  checkReleaseDocument,
+  MAX_RELEASE_SIGNATURES,
+  type ReleaseBody,
+  type ReleaseDocument,
+  type ReleaseSignature,
+} from "./release-document.js";
+export { ReleaseError, RELEASE_ERROR_CODES, type ReleaseErrorCode } from "./release-error.js";

@@ -1,4 +1,4 @@
-export { loadRegistry, type ManifestFile } from "./load-registry.js";
+export { loadRegistry, type ManifestFile, type ManifestText, type LoadRegistryOptions } from "./load-registry.js";
 export { loadRegistryFromDir } from "./load-registry-from-dir.js";
 export { RegistryError, type RegistryIssue } from "./registry-error.js";
 export type { Registry } from "./registry.js";
@@ -9,3 +9,4 @@ export { compilePick, PickError, MAX_PICK_DEPTH, type PickAccessor } from "./com
 export type { CompiledProviderErrors } from "./compile-provider-errors.js";
 export type { CompiledPaging } from "./compile-paging.js";
 export { compileLookup, type Lookup } from "./compile-lookup.js";
+export { loadRegistryFromRelease, type ReleaseManifests } from "./load-release.js";

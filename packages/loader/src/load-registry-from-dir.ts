@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { buildRegistry, type ManifestFile } from "./load-registry.js";
+import { buildRegistry, type LoadRegistryOptions, type ManifestText } from "./load-registry.js";
 import { RegistryError, type RegistryIssue } from "./registry-error.js";
 import type { Registry } from "./registry.js";
 
@@ -10,9 +10,10 @@ const MAX_MANIFEST_BYTES = 256 * 1024;
 /**
  * Loads every `*.json` file directly in `dir` (not hidden, not in subfolders),
  * all or nothing: unreadable files and JSON syntax errors are reported with every
- * manifest problem in one {@link RegistryError}.
+ * manifest problem in one {@link RegistryError}. With `previous`, a file whose
+ * text is unchanged is neither parsed nor validated again.
  */
-export async function loadRegistryFromDir(dir: string): Promise<Registry> {
+export async function loadRegistryFromDir(dir: string, options: LoadRegistryOptions = {}): Promise<Registry> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((name) => name.endsWith(".json") && !name.startsWith(".")).sort();
@@ -22,7 +23,7 @@ export async function loadRegistryFromDir(dir: string): Promise<Registry> {
   if (names.length === 0) throw new RegistryError([{ file: dir, path: "$", message: "no manifest files (*.json) in this folder" }]);
 
   const issues: RegistryIssue[] = [];
-  const files: ManifestFile[] = [];
+  const files: ManifestText[] = [];
   for (const name of names) {
     const file = join(dir, name);
     try {
@@ -30,11 +31,10 @@ export async function loadRegistryFromDir(dir: string): Promise<Registry> {
         issues.push({ file, path: "$", message: `is larger than ${MAX_MANIFEST_BYTES} bytes` });
         continue;
       }
-      files.push({ file, json: JSON.parse(await readFile(file, "utf8")) });
+      files.push({ file, text: await readFile(file, "utf8") });
     } catch (error) {
-      const message = error instanceof SyntaxError ? `invalid JSON: ${error.message}` : `cannot read: ${(error as NodeJS.ErrnoException).code ?? "error"}`;
-      issues.push({ file, path: "$", message });
+      issues.push({ file, path: "$", message: `cannot read: ${(error as NodeJS.ErrnoException).code ?? "error"}` });
     }
   }
-  return buildRegistry(files, issues);
+  return buildRegistry(files, issues, options);
 }

@@ -1,93 +1,137 @@
 import { basename } from "node:path";
-import { canonicalJson, parseManifest, type Manifest } from "@eleven-integrations/schema";
+import { parseManifest } from "@eleven-integrations/schema";
 import type { Catalog } from "./catalog.js";
-import { compileOperation, type CompiledOperation } from "./compiled-operation.js";
-import { compileProviderErrors } from "./compile-provider-errors.js";
-import { manifestContent, sha256Hex } from "./manifest-hash.js";
+import { loadManifest, rawContentKey, type LoadedManifest } from "./loaded-manifest.js";
+import { sha256Hex } from "./manifest-hash.js";
 import { RegistryError, type RegistryIssue } from "./registry-error.js";
 import type { Registry } from "./registry.js";
 
+/** A manifest already parsed from JSON. */
 export interface ManifestFile {
   /** The file's name or path; its base name must be `<id>.json`. */
   readonly file: string;
   readonly json: unknown;
 }
 
+/** A manifest as the text of its file: parsed here, and not even parsed again when a `previous` registry loaded the same text. */
+export interface ManifestText {
+  /** The file's name or path; its base name must be `<id>.json`. */
+  readonly file: string;
+  readonly text: string;
+}
+
+export interface LoadRegistryOptions {
+  /**
+   * A registry loaded before (by this package). Each manifest whose content is
+   * unchanged (same hash and `$schema`, or the very same text for the same file)
+   * is taken from it as it is, validated and compiled already, so a reload that
+   * changed one manifest does one manifest's work. Every cross-manifest rule
+   * (unique ids, file names) is still checked on the whole set.
+   */
+  readonly previous?: Registry | undefined;
+}
+
+interface Reusable {
+  readonly byKey: ReadonlyMap<string, LoadedManifest>;
+  readonly byFile: ReadonlyMap<string, LoadedManifest>;
+}
+
+/** What each registry this package built was made of, for a later load's `previous`. */
+const reusable = new WeakMap<Registry, Reusable>();
+
 /**
  * Validates every manifest and builds the registry, all or nothing: one problem
  * anywhere and it throws a {@link RegistryError} listing every problem found.
  */
-export function loadRegistry(files: readonly ManifestFile[]): Registry {
-  return buildRegistry(files, []);
+export function loadRegistry(files: readonly (ManifestFile | ManifestText)[], options: LoadRegistryOptions = {}): Registry {
+  return buildRegistry(files, [], options);
 }
 
 /** @internal Also used by loadRegistryFromDir to report read errors alongside manifest errors. */
-export function buildRegistry(files: readonly ManifestFile[], earlierIssues: readonly RegistryIssue[]): Registry {
+export function buildRegistry(files: readonly (ManifestFile | ManifestText)[], earlierIssues: readonly RegistryIssue[], options: LoadRegistryOptions = {}): Registry {
   const issues: RegistryIssue[] = [...earlierIssues];
-  const manifests = new Map<string, Manifest>();
+  const previous = options.previous === undefined ? undefined : reusable.get(options.previous);
+  const loaded = new Map<string, LoadedManifest>();
   const fileOfId = new Map<string, string>();
+  const byFile = new Map<string, LoadedManifest>();
   if (files.length === 0 && issues.length === 0) issues.push({ file: "(registry)", path: "$", message: "no manifests to load" });
 
-  for (const { file, json } of files) {
+  for (const input of files) {
+    const { file } = input;
     const name = basename(file);
     if (!name.endsWith(".json")) issues.push({ file, path: "$", message: 'a manifest file must be named "<id>.json"' });
-    // Checked on the raw JSON, so a manifest that fails the schema still reports a misnamed file.
-    const claimedId = (json as { id?: unknown } | null)?.id;
-    if (typeof claimedId === "string" && name !== `${claimedId}.json`) {
-      issues.push({ file, path: "id", message: `id "${claimedId}" must equal the file's base name ("${name}")` });
-    }
-    const result = parseManifest(json);
-    if (!result.ok) {
-      for (const issue of result.issues) issues.push({ file, ...issue });
-      continue;
-    }
-    const { id } = result.manifest;
+    const entry = loadOne(input, name, previous, issues);
+    if (entry === undefined) continue;
+    const { id } = entry.manifest;
     const first = fileOfId.get(id);
     if (first !== undefined) {
       issues.push({ file, path: "id", message: `id "${id}" is already used by ${first}` });
       continue;
     }
     fileOfId.set(id, file);
-    manifests.set(id, result.manifest);
+    loaded.set(id, entry);
+    byFile.set(file, entry);
   }
   if (issues.length > 0) throw new RegistryError(issues);
-  return createRegistry([...manifests.values()]);
+  return createRegistry([...loaded.values()], byFile);
 }
 
-function createRegistry(loaded: Manifest[]): Registry {
-  const manifests = loaded.sort((a, b) => (a.id < b.id ? -1 : 1)).map((manifest) => deepFreeze(structuredClone(manifest)));
-  const byId = new Map(manifests.map((manifest) => [manifest.id, manifest]));
-  // The registry's canonical JSON is the array of the manifests' canonical JSON: serialise each once.
-  const canonical = manifests.map((manifest) => canonicalJson(manifestContent(manifest)));
-  const hashes = new Map(manifests.map((manifest, index) => [manifest.id, sha256Hex(canonical[index] as string)]));
-  const operations = new Map<string, Map<string, CompiledOperation>>(
-    manifests.map((manifest) => {
-      const errors = manifest.errors === undefined ? undefined : compileProviderErrors(manifest.errors);
-      return [manifest.id, new Map(manifest.ops.map((op) => [op.id, compileOperation(manifest, op, errors)]))];
-    }),
-  );
-  const hash = sha256Hex(`[${canonical.join(",")}]`);
-  const catalog: Catalog = deepFreeze({
-    schema: 1,
-    hash,
-    integrations: manifests.map((manifest) => ({ ...manifestContent(manifest), hash: hashes.get(manifest.id) as string })),
-  });
-  const list = Object.freeze([...manifests]);
+/** One file: reused from `previous` when its content is unchanged, else validated and compiled. Problems go to `issues`. */
+function loadOne(input: ManifestFile | ManifestText, name: string, previous: Reusable | undefined, issues: RegistryIssue[]): LoadedManifest | undefined {
+  const { file } = input;
+  let json: unknown;
+  let text: string | undefined;
+  if ("text" in input) {
+    text = input.text;
+    const before = previous?.byFile.get(file);
+    if (before !== undefined && before.text === text) return before;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      issues.push({ file, path: "$", message: `invalid JSON: ${(error as Error).message}` });
+      return undefined;
+    }
+  } else {
+    json = input.json;
+  }
+  // Checked on the raw JSON, so a manifest that fails the schema still reports a misnamed file.
+  const claimedId = (json as { id?: unknown } | null)?.id;
+  if (typeof claimedId === "string" && name !== `${claimedId}.json`) {
+    issues.push({ file, path: "id", message: `id "${claimedId}" must equal the file's base name ("${name}")` });
+  }
+  if (previous !== undefined) {
+    const key = rawContentKey(json);
+    const before = key === undefined ? undefined : previous.byKey.get(key);
+    if (before !== undefined) return text === undefined || before.text === text ? before : { ...before, text };
+  }
+  const result = parseManifest(json);
+  if (!result.ok) {
+    for (const issue of result.issues) issues.push({ file, ...issue });
+    return undefined;
+  }
+  return loadManifest(result.manifest, text);
+}
 
-  return Object.freeze({
+function createRegistry(entries: LoadedManifest[], byFile: Map<string, LoadedManifest>): Registry {
+  entries.sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : 1));
+  const byId = new Map(entries.map((entry) => [entry.manifest.id, entry]));
+  // The registry's canonical JSON is the array of the manifests' canonical JSON, each serialised once.
+  const hash = sha256Hex(`[${entries.map((entry) => entry.canonical).join(",")}]`);
+  const catalog: Catalog = Object.freeze({
+    schema: 1 as const,
     hash,
-    manifestHash: (id: string) => hashes.get(id),
+    integrations: Object.freeze(entries.map((entry) => entry.catalogEntry)) as Catalog["integrations"],
+  });
+  const list = Object.freeze(entries.map((entry) => entry.manifest));
+
+  const registry: Registry = Object.freeze({
+    hash,
+    manifestHash: (id: string) => byId.get(id)?.hash,
     integrations: () => list,
-    get: (id: string) => byId.get(id),
-    operation: (id: string, opId: string) => operations.get(id)?.get(opId),
+    get: (id: string) => byId.get(id)?.manifest,
+    operation: (id: string, opId: string) => byId.get(id)?.operations.get(opId),
     catalog: () => catalog,
   });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
+  reusable.set(registry, { byKey: new Map(entries.map((entry) => [entry.contentKey, entry])), byFile });
+  return registry;
 }

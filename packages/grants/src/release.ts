@@ -1,0 +1,109 @@
+import { canonicalJson } from "@eleven-integrations/schema";
+import { decodeKey, fromBase64Url, isBase64UrlOf, toBase64Url } from "./base64url.js";
+import { GrantError } from "./grant-error.js";
+import type { KeyPair } from "./keys.js";
+import { checkReleaseBody, checkReleaseDocument, type ReleaseBody, type ReleaseDocument, type ReleaseSignature } from "./release-document.js";
+import { ReleaseError } from "./release-error.js";
+import { signedMessage } from "./signed-message.js";
+import { lib } from "./sodium.js";
+import { utf8 } from "./text-bytes.js";
+
+/** Domain-separation context of a registry release signature. */
+export const RELEASE_CONTEXT = "eleven.registry.v1";
+const RELEASE_CONTEXT_BYTES = utf8(RELEASE_CONTEXT);
+
+/** Default size limit of a release document: far above a registry of thousands of manifests. */
+export const MAX_RELEASE_BYTES = 16 * 1024 * 1024;
+
+/** A release key: an Ed25519 signing key pair (the same shape as a member's keys). */
+export function generateReleaseKeys(): KeyPair {
+  const pair = lib().crypto_sign_keypair();
+  return { publicKey: toBase64Url(pair.publicKey), secretKey: toBase64Url(pair.privateKey) };
+}
+
+/**
+ * The bytes a release key signs: u32(18) ‖ "eleven.registry.v1" ‖ u32(n) ‖ the
+ * UTF-8 of the RFC 8785 canonical JSON of `registry` (n bytes).
+ */
+export function releaseMessage(registry: ReleaseBody): Uint8Array {
+  return signedMessage([RELEASE_CONTEXT_BYTES, utf8(canonicalJson(registry))]);
+}
+
+function signingKey(signer: KeyPair): Uint8Array {
+  const publicKey = decodeKey(signer.publicKey, 32, "release public key");
+  const secretKey = decodeKey(signer.secretKey, 64, "release secret key");
+  if (!lib().memcmp(secretKey.subarray(32), publicKey)) {
+    throw new GrantError("malformed", "release secret key does not belong to the release public key");
+  }
+  return secretKey;
+}
+
+/**
+ * Signs a registry release with one or more release keys and returns the
+ * document's text: `{ registry, signatures: [{ key, signature }] }` as RFC 8785
+ * JSON and a newline. The body's shape is checked first (`ReleaseError`
+ * `malformed`); its manifests are not: validate them with the loader before signing.
+ */
+export function signRelease(registry: ReleaseBody, signers: readonly KeyPair[]): string {
+  checkReleaseBody(registry);
+  if (signers.length === 0) throw new ReleaseError("malformed", "a release needs at least one signer");
+  const message = releaseMessage(registry);
+  const signatures: ReleaseSignature[] = signers.map((signer) => ({
+    key: signer.publicKey,
+    signature: toBase64Url(lib().crypto_sign_detached(message, signingKey(signer))),
+  }));
+  return `${canonicalJson(checkReleaseDocument({ registry, signatures }))}\n`;
+}
+
+export interface VerifyReleaseOptions {
+  /** Ed25519 public keys (unpadded base64url) of the release keys trusted to sign; a key carried in the document is never trusted by itself. */
+  trustedKeys: readonly string[];
+  /** Refused (`too_large`) before parsing when longer; default {@link MAX_RELEASE_BYTES}. */
+  maxBytes?: number;
+}
+
+export interface VerifiedRelease {
+  document: ReleaseDocument;
+  /** `document.registry`: signed by `key`; its manifests still need loading. */
+  registry: ReleaseBody;
+  /** The trusted key whose signature verified. */
+  key: string;
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Checks a release document: at most `maxBytes`, UTF-8 JSON of exactly the
+ * release shape, and signed by at least one trusted key (signatures by other
+ * keys are ignored; one trusted signature that verifies is enough). Throws
+ * `ReleaseError` (`too_large`, `malformed`, `untrusted_key`, `bad_signature`).
+ * Whether the manifests load and `hash` is theirs is the loader's to check.
+ */
+export function verifyRelease(input: string | Uint8Array, options: VerifyReleaseOptions): VerifiedRelease {
+  const maxBytes = options.maxBytes ?? MAX_RELEASE_BYTES;
+  const size = typeof input === "string" ? Buffer.byteLength(input, "utf8") : input.byteLength;
+  if (size > maxBytes) throw new ReleaseError("too_large", `the release is ${size} bytes, over the limit of ${maxBytes}`);
+  let text: string;
+  try {
+    text = typeof input === "string" ? input : decoder.decode(input);
+  } catch {
+    throw new ReleaseError("malformed", "the release is not UTF-8 text");
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ReleaseError("malformed", `the release is not JSON (${(error as Error).message}); a truncated file looks like this`);
+  }
+  const document = checkReleaseDocument(parsed);
+  const trusted = new Set(options.trustedKeys.filter((key) => isBase64UrlOf(key, 32)));
+  const candidates = document.signatures.filter((entry) => trusted.has(entry.key));
+  if (candidates.length === 0) throw new ReleaseError("untrusted_key", "no signature by a trusted release key");
+  const message = releaseMessage(document.registry);
+  for (const candidate of candidates) {
+    if (lib().crypto_sign_verify_detached(fromBase64Url(candidate.signature), message, fromBase64Url(candidate.key))) {
+      return { document, registry: document.registry, key: candidate.key };
+    }
+  }
+  throw new ReleaseError("bad_signature", "the signature by a trusted release key does not verify: the release was changed after signing");
+}

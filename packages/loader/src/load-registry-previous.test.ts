@@ -1,0 +1,92 @@
+import { manifestFiles } from "@eleven-integrations/manifests";
+import { describe, expect, it } from "vitest";
+import { loadRegistry } from "./load-registry.js";
+import { loadRegistryFromRelease } from "./load-release.js";
+import { RegistryError } from "./registry-error.js";
+
+type Json = Record<string, unknown>;
+
+const texts = () => manifestFiles.map(({ file, json }) => ({ file, text: JSON.stringify(json, null, 2) }));
+const renamed = (json: unknown, name: string) => ({ ...(json as Json), name });
+
+describe("loadRegistry(files, { previous })", () => {
+  it("reuses every unchanged manifest and its compiled ops, and rebuilds only the changed one", () => {
+    const first = loadRegistry(manifestFiles);
+    const [changed, ...rest] = manifestFiles;
+    const files = [{ file: changed!.file, json: renamed(changed!.json, "Renamed") }, ...rest.map(({ file, json }) => ({ file, json: structuredClone(json) }))];
+    const second = loadRegistry(files, { previous: first });
+    const changedId = (changed!.json as Json).id as string;
+    expect(second.get(changedId)?.name).toBe("Renamed");
+    expect(second.get(changedId)).not.toBe(first.get(changedId));
+    expect(second.manifestHash(changedId)).not.toBe(first.manifestHash(changedId));
+    for (const { json } of rest) {
+      const id = (json as Json).id as string;
+      expect(second.get(id)).toBe(first.get(id));
+      const opId = (second.get(id)?.ops[0]?.id) as string;
+      expect(second.operation(id, opId)).toBe(first.operation(id, opId));
+    }
+    // Exactly what a load from scratch gives.
+    const cold = loadRegistry(files);
+    expect(second.hash).toBe(cold.hash);
+    expect(second.catalog()).toEqual(cold.catalog());
+    expect(second.integrations().map((m) => m.id)).toEqual(cold.integrations().map((m) => m.id));
+  });
+
+  it("notices a manifest changed in place (same object, new content)", () => {
+    const json = structuredClone(manifestFiles[0]!.json) as Json;
+    const first = loadRegistry([{ file: manifestFiles[0]!.file, json }]);
+    json.name = "Changed in place";
+    const second = loadRegistry([{ file: manifestFiles[0]!.file, json }], { previous: first });
+    expect(second.get(json.id as string)?.name).toBe("Changed in place");
+    expect(second.hash).not.toBe(first.hash);
+  });
+
+  it("still refuses what is invalid: a changed manifest that fails, a duplicate id, a misnamed file", () => {
+    const first = loadRegistry(manifestFiles);
+    const [one, ...rest] = manifestFiles;
+    const broken = { ...(one!.json as Json), ops: [] };
+    expect(() => loadRegistry([{ file: one!.file, json: broken }, ...rest], { previous: first })).toThrow(RegistryError);
+    expect(() => loadRegistry([...manifestFiles, { file: `copy/${one!.file}`, json: one!.json }], { previous: first })).toThrow(/already used/);
+    expect(() => loadRegistry([{ file: "other.json", json: one!.json }, ...rest], { previous: first })).toThrow(/must equal the file's base name/);
+  });
+
+  it("reuses text it has seen for the same file without parsing it again, and parses text that changed", () => {
+    const first = loadRegistry(texts());
+    const again = texts().map(({ file, text }) => ({ file, text: `${text}` }));
+    const second = loadRegistry(again, { previous: first });
+    expect(second.hash).toBe(first.hash);
+    for (const manifest of first.integrations()) expect(second.get(manifest.id)).toBe(manifest);
+    const bad = again.map((entry, index) => (index === 0 ? { ...entry, text: entry.text.slice(0, 10) } : entry));
+    expect(() => loadRegistry(bad, { previous: first })).toThrow(/invalid JSON/);
+  });
+
+  it("keeps a `$schema` change (not part of the hash) instead of reusing the old manifest", () => {
+    const json = structuredClone(manifestFiles[0]!.json) as Json;
+    delete json.$schema;
+    const first = loadRegistry([{ file: manifestFiles[0]!.file, json }]);
+    const second = loadRegistry([{ file: manifestFiles[0]!.file, json: { ...json, $schema: "../schema.json" } }], { previous: first });
+    expect(second.get(json.id as string)?.$schema).toBe("../schema.json");
+    expect(second.hash).toBe(first.hash);
+  });
+});
+
+describe("loadRegistryFromRelease", () => {
+  const catalog = loadRegistry(manifestFiles).catalog();
+  const integrations = catalog.integrations.map(({ hash: _hash, ...manifest }) => manifest);
+
+  it("loads a release's manifests when its hash is theirs", () => {
+    expect(loadRegistryFromRelease({ hash: catalog.hash, integrations }).hash).toBe(catalog.hash);
+  });
+
+  it("refuses a hash that is not the manifests' and a manifest that fails validation", () => {
+    expect(() => loadRegistryFromRelease({ hash: "0".repeat(64), integrations })).toThrow(/claims the hash/);
+    const bad = [{ ...integrations[0], auth: { kind: "pat" } }, ...integrations.slice(1)];
+    try {
+      loadRegistryFromRelease({ hash: catalog.hash, integrations: bad });
+      throw new Error("expected a refusal");
+    } catch (error) {
+      expect(RegistryError.isInstance(error)).toBe(true);
+      expect((error as RegistryError).issues[0]?.file).toBe(`${(integrations[0] as Json).id}.json`);
+    }
+  });
+});
