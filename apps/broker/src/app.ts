@@ -13,6 +13,7 @@ import { createOutboundFetch } from "./outbound-fetch.js";
 import { createMemoryRefreshLimiter } from "./refresh-limiter.js";
 import { serverTimeoutOptions } from "./server-timeouts.js";
 import { webOrigins } from "./return-to.js";
+import { checkReleaseSignature, loadServedRelease, type ServedRelease } from "./signed-release.js";
 
 const DEFAULT_OUTBOUND_TIMEOUT_MS = 10_000;
 
@@ -30,11 +31,9 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     allowedReturnTo: config.allowedReturnTo,
   });
   if (!settings.ok) throw new BrokerConfigError(settings.issues);
-  if (config.registry === undefined || typeof config.registry.catalog !== "function") {
-    throw new BrokerConfigError([{ path: "registry", message: "is required (a loaded Registry)" }]);
-  }
+  const { registry, release } = resolveRegistry(config);
   const { publicUrl, stateKey, oldStateKeys = [], oauthApps = {}, allowedReturnTo } = settings.value;
-  const appIssues = oauthAppIssues(config.registry, oauthApps);
+  const appIssues = oauthAppIssues(registry, oauthApps);
   if (appIssues.length > 0) throw new BrokerConfigError(appIssues);
   const secrets = [stateKey, ...oldStateKeys, ...Object.values(oauthApps).map((app) => app.clientSecret)];
 
@@ -50,7 +49,8 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
 
   const now = config.now ?? (() => Math.floor(Date.now() / 1000));
   const context: BrokerContext = {
-    registry: config.registry,
+    registry,
+    release,
     redirectUri: `${publicUrl}/connect/callback`,
     stateKey,
     stateKeys: [stateKey, ...oldStateKeys],
@@ -72,6 +72,7 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
   app.addHook("onReady", async () => {
     await ready();
     await context.refreshFlights.open();
+    if (release !== undefined && config.releaseKeys !== undefined) checkReleaseSignature(release, config.releaseKeys);
   });
   warnAboutOAuthApps(app, context);
   installErrorHandling(app);
@@ -95,6 +96,20 @@ function oauthAppIssues(registry: Registry, oauthApps: Record<string, unknown>):
     }
   }
   return issues;
+}
+
+/** The registry to serve: the configured one, or the signed release's (which must then be the same). */
+function resolveRegistry(config: BrokerConfig): { registry: Registry; release: ServedRelease | undefined } {
+  const given = config.registry !== undefined && typeof config.registry.catalog === "function" ? config.registry : undefined;
+  if (config.release === undefined) {
+    if (given === undefined) throw new BrokerConfigError([{ path: "registry", message: "is required (a loaded Registry) unless a signed release is given" }]);
+    return { registry: given, release: undefined };
+  }
+  const release = loadServedRelease(config.release, given);
+  if (given !== undefined && given.hash !== release.registry.hash) {
+    throw new BrokerConfigError([{ path: "release", message: `holds the registry ${release.registry.hash}, not the configured registry ${given.hash}` }]);
+  }
+  return { registry: release.registry, release };
 }
 
 function warnAboutOAuthApps(app: FastifyInstance, context: BrokerContext): void {

@@ -3,10 +3,13 @@ import type { OAuthApp } from "./config.js";
 import type { OutboundFetch } from "./outbound-fetch.js";
 import type { RefreshFlights } from "./refresh-flight.js";
 import type { RefreshLimiter } from "./refresh-limiter.js";
+import type { ServedRelease } from "./signed-release.js";
 
 /** Everything the routes share, decorated on the instance as `app.broker`. */
 export interface BrokerContext {
   readonly registry: Registry;
+  /** The signed release served at `GET /registry.signed`, when one was configured. */
+  readonly release: ServedRelease | undefined;
   /** `publicUrl + "/connect/callback"`, sent as `redirect_uri` in both legs of the flow. */
   readonly redirectUri: string;
   /** The key new states are sealed with. */

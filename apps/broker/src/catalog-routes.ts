@@ -10,6 +10,8 @@ import { createRepresentation, ifNoneMatchHits, type Representation } from "./re
 export const REGISTRY_CACHE_CONTROL = "public, max-age=300";
 const PAGE_CACHE_CONTROL = "public, max-age=60";
 const SEARCH_CACHE_CONTROL = "public, max-age=60";
+/** Sidecars poll with If-None-Match; a cache may keep the release but must revalidate it each time. */
+export const RELEASE_CACHE_CONTROL = "public, no-cache";
 const MAX_FILTER_LENGTH = 200;
 
 /**
@@ -37,6 +39,15 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
   app.get("/registry/search", (request, reply) => {
     const answer = search.search(parseSearchQuery(queryOf(request.url)));
     return reply.headers(headers).header("content-type", contentType).header("cache-control", SEARCH_CACHE_CONTROL).send(json(answer));
+  });
+
+  // The signed release, byte for byte (never re-encoded, so its signature still verifies), revalidated on every use.
+  const release = app.broker.release;
+  app.get("/registry.signed", (request, reply) => {
+    if (release === undefined) throw new BrokerError("not_found", "this broker serves no signed registry release");
+    const common = { ...headers, etag: release.etag, "cache-control": RELEASE_CACHE_CONTROL };
+    if (ifNoneMatchHits(request.headers["if-none-match"], release.etag)) return reply.code(304).headers(common).send();
+    return reply.headers({ ...common, "content-type": contentType }).send(release.body);
   });
 
   app.get<{ Params: { id: string } }>("/registry/:id", (request, reply) => {

@@ -16,7 +16,17 @@ export interface OAuthApp {
 
 /** What `buildApp` takes. `server.ts` maps its environment onto this. */
 export interface BrokerConfig {
-  registry: Registry;
+  /** The registry to serve. Optional when `release` is given (the registry is then the release's, and must match this one if both are given). */
+  registry?: Registry | undefined;
+  /**
+   * A signed registry release document (`integrations registry sign`), served byte
+   * for byte at `GET /registry.signed`; `GET /registry`, `/registry/:id` and the
+   * catalog page then serve its manifests. Checked at build: its shape, and that its
+   * manifests load to its hash.
+   */
+  release?: string | Uint8Array;
+  /** Release public keys: when given, the broker refuses to start with a release none of them signed. */
+  releaseKeys?: string[];
   /** The broker's https origin; the OAuth redirect URI is `publicUrl + "/connect/callback"`. */
   publicUrl: string;
   /** 32 bytes, unpadded base64url: seals and opens the OAuth `state`. Shared by every instance. */

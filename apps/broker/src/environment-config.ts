@@ -10,6 +10,10 @@ export interface ServerConfig {
   port: number;
   /** A folder of manifests to serve instead of the embedded registry. */
   registryDir?: string;
+  /** A signed registry release to serve at `GET /registry.signed` (its manifests then are the registry). */
+  registryRelease?: string;
+  /** Release public keys the release must be signed by (optional). */
+  releaseKeys?: string[];
   logLevel: string;
   settings: BrokerSettings;
   /** True when nothing was configured and a throwaway development configuration is used. */
@@ -28,6 +32,7 @@ export interface LoadServerConfigOptions {
 export const DEVELOPMENT_PUBLIC_URL = "https://localhost.invalid";
 const DEFAULT_HOST = "127.0.0.1";
 const DEFAULT_PORT = 8080;
+const BASE64URL_KEY = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 const ENVIRONMENT_NAMES: Record<string, string> = {
@@ -43,6 +48,8 @@ export const brokerFileSchema = brokerSettingsSchema.extend({
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535).optional(),
   registryDir: z.string().min(1).optional(),
+  registryRelease: z.string().min(1).optional(),
+  releaseKeys: z.array(z.string().regex(BASE64URL_KEY, "must be a 32-byte unpadded base64url Ed25519 public key")).min(1).optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
 });
 
@@ -62,6 +69,11 @@ export function loadServerConfig(environment: NodeJS.ProcessEnv, options: LoadSe
   const logLevel = environment.BROKER_LOG_LEVEL ?? "info";
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) issues.push({ path: "BROKER_LOG_LEVEL", message: `must be one of ${LOG_LEVELS.join(", ")}` });
   const registryDir = nonEmpty(environment.BROKER_REGISTRY_DIR);
+  const registryRelease = nonEmpty(environment.BROKER_REGISTRY_RELEASE);
+  const releaseKeys = list(environment.BROKER_RELEASE_KEYS);
+  for (const [index, key] of (releaseKeys ?? []).entries()) {
+    if (!BASE64URL_KEY.test(key)) issues.push({ path: `BROKER_RELEASE_KEYS (entry ${index + 1})`, message: "must be a 32-byte unpadded base64url Ed25519 public key" });
+  }
 
   const configFile = nonEmpty(environment.BROKER_CONFIG_FILE);
   if (configFile !== undefined) {
@@ -76,8 +88,11 @@ export function loadServerConfig(environment: NodeJS.ProcessEnv, options: LoadSe
       return { ok: false, issues };
     }
     if (issues.length > 0) return { ok: false, issues };
-    const { host, port, registryDir: fileRegistryDir, logLevel: fileLogLevel, ...settings } = parsed.data;
+    const { host, port, registryDir: fileRegistryDir, registryRelease: fileRelease, releaseKeys: fileReleaseKeys, logLevel: fileLogLevel, ...settings } = parsed.data;
     const directory = fileRegistryDir === undefined ? registryDir : resolve(dirname(configFile), fileRegistryDir);
+    const releaseFile = fileRelease === undefined ? registryRelease : resolve(dirname(configFile), fileRelease);
+    if (directory !== undefined && releaseFile !== undefined) issues.push({ path: `${configFile}: registryRelease`, message: "and registryDir are exclusive: a release carries its manifests" });
+    if (issues.length > 0) return { ok: false, issues };
     const value: ServerConfig = {
       host: host ?? listen.host,
       port: port ?? listen.port,
@@ -87,6 +102,9 @@ export function loadServerConfig(environment: NodeJS.ProcessEnv, options: LoadSe
       warnings,
     };
     if (directory !== undefined) value.registryDir = directory;
+    if (releaseFile !== undefined) value.registryRelease = releaseFile;
+    const keys = fileReleaseKeys ?? releaseKeys;
+    if (keys !== undefined && keys.length > 0) value.releaseKeys = keys;
     return { ok: true, value };
   }
 
@@ -128,7 +146,12 @@ export function loadServerConfig(environment: NodeJS.ProcessEnv, options: LoadSe
   if (issues.length > 0) return { ok: false, issues };
   const parsed = brokerSettingsSchema.parse(settings);
   const value: ServerConfig = { ...listen, logLevel, settings: toBrokerSettings(parsed), development, warnings };
+  if (registryDir !== undefined && registryRelease !== undefined) {
+    return { ok: false, issues: [{ path: "BROKER_REGISTRY_RELEASE", message: "and BROKER_REGISTRY_DIR are exclusive: a release carries its manifests" }] };
+  }
   if (registryDir !== undefined) value.registryDir = registryDir;
+  if (registryRelease !== undefined) value.registryRelease = registryRelease;
+  if (releaseKeys !== undefined && releaseKeys.length > 0) value.releaseKeys = releaseKeys;
   return { ok: true, value };
 }
 

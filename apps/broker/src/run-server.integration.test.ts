@@ -1,6 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { generateReleaseKeys, ready, signRelease } from "@eleven-integrations/grants";
+import { loadRegistry } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
@@ -31,6 +33,29 @@ async function get(url: string) {
 }
 
 describe("startServer (what `eleven-broker` runs)", () => {
+  it("with BROKER_REGISTRY_RELEASE (and BROKER_RELEASE_KEYS), serves the signed release byte for byte and its manifests", async () => {
+    await ready();
+    const key = generateReleaseKeys();
+    const registry = loadRegistry([{ file: "patonly.json", json: patManifest }]);
+    const document = signRelease(
+      { schema: 1, hash: registry.hash, sequence: 7, previous: null, integrations: registry.catalog().integrations.map(({ hash: _h, ...m }) => m) },
+      [key],
+    );
+    const file = join(dir, "release.json");
+    await writeFile(file, document);
+    const started = await startServer({ PORT: "0", BROKER_REGISTRY_RELEASE: file, BROKER_RELEASE_KEYS: key.publicKey }, { logger });
+    app = started.app;
+    const signed = await get(`${started.url}/registry.signed`);
+    expect(signed.status).toBe(200);
+    expect(signed.body).toBe(document);
+    expect(JSON.parse((await get(`${started.url}/registry`)).body).hash).toBe(registry.hash);
+    expect(logs.join("")).toContain(`signed release ${file}`);
+    await app.close();
+    app = undefined;
+    await expect(startServer({ PORT: "0", BROKER_REGISTRY_RELEASE: file, BROKER_RELEASE_KEYS: generateReleaseKeys().publicKey }, { logger })).rejects.toThrow(/untrusted_key/);
+    await expect(startServer({ PORT: "0", BROKER_REGISTRY_RELEASE: join(dir, "missing.json") }, { logger })).rejects.toThrow(/cannot read/);
+  });
+
   it("with no configuration, serves the embedded registry on loopback in development mode and says so", async () => {
     const started = await startServer({ PORT: "0" }, { logger });
     app = started.app;

@@ -1,3 +1,4 @@
+import type { Registry } from "@eleven-integrations/loader";
 import type { FastifyInstance } from "fastify";
 import type { Dispatcher } from "undici";
 import { buildApp } from "../app.js";
@@ -6,7 +7,7 @@ import { CLIENT_ID, CLIENT_SECRET, PUBLIC_URL, RETURN_TO, randomKey, testRegistr
 
 export interface TestApp {
   app: FastifyInstance;
-  config: BrokerConfig;
+  config: BrokerConfig & { registry: Registry };
   /** Every line the app logged, as written. */
   logs: string[];
 }
@@ -23,5 +24,6 @@ export function testApp(overrides: Partial<BrokerConfig> & { dispatcher?: Dispat
     logger: { level: "trace", stream: { write: (line: string) => void logs.push(line) } },
     ...overrides,
   };
-  return { app: buildApp(config), config, logs };
+  // Tests that pass `registry: undefined` (a release instead) do not read config.registry.
+  return { app: buildApp(config), config: config as BrokerConfig & { registry: Registry }, logs };
 }
