@@ -1,4 +1,6 @@
-import { createExecutor } from "@eleven-integrations/executor";
+import { createHardenedDispatcher } from "@eleven-integrations/executor";
+import { ready } from "@eleven-integrations/grants";
+import { Agent } from "undici";
 import Fastify, { type FastifyInstance } from "fastify";
 import { AuditLog } from "./audit-log.js";
 import type { SidecarConfig } from "./config.js";
@@ -9,8 +11,11 @@ import { registerRequestGuards } from "./request-guards.js";
 import { LocalState } from "./local-state.js";
 import { RedisState } from "./redis-state.js";
 import type { SharedState } from "./shared-state.js";
+import { LiveRegistry } from "./live-registry.js";
 import { registerRoutes } from "./routes.js";
 import { serverTimeoutOptions } from "./server-timeouts.js";
+import { RegistrySync } from "./registry-sync.js";
+import { registrySyncSettings } from "./registry-sync-config.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -22,6 +27,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * lets runs in flight finish and write their audit lines, then closes the files.
  */
 export function buildApp(config: SidecarConfig): FastifyInstance {
+  const syncSettings = registrySyncSettings(config);
   const app = Fastify({
     logger: sidecarLoggerOptions(config.logger, [config.callerToken]),
     bodyLimit: MAX_BODY_BYTES,
@@ -30,11 +36,13 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   });
   app.removeContentTypeParser("text/plain");
 
-  const executor = createExecutor({
-    registry: config.registry,
-    ...(config.dispatcher === undefined ? {} : { dispatcher: config.dispatcher }),
-    ...(config.limits === undefined ? {} : { limits: config.limits }),
-  });
+  // One dispatcher for every executor the sidecar makes as releases come and go.
+  const dispatcher = config.dispatcher ?? createHardenedDispatcher();
+  const live = new LiveRegistry(
+    config.registry,
+    { hash: config.registry.hash, sequence: 0, source: "embedded", synced_at: null },
+    { dispatcher, limits: config.limits },
+  );
   const audit = new AuditLog(config.auditFile);
   let lastRedisWarning = 0;
   const state =
@@ -50,10 +58,9 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   registerRequestGuards(app, config.callerToken);
   registerErrorHandlers(app);
   registerRoutes(app, {
-    registry: config.registry,
+    live,
     publicKey: config.botKeys.publicKey,
     openGrant: createGrantOpener({ botKeys: config.botKeys, trustedMembers: config.trustedMembers }),
-    executor,
     state,
     botKeys: config.botKeys,
     trustedMembers: config.trustedMembers,
@@ -61,15 +68,33 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     inFlight,
   });
 
+  let sync: RegistrySync | undefined;
+  let syncDispatcher: Agent | undefined;
   app.addHook("onReady", async () => {
     await audit.open();
     await state.open();
+    if (syncSettings === undefined) return;
+    await ready();
+    syncDispatcher = config.registryDispatcher === undefined ? new Agent({ allowH2: false, connect: { timeout: 10_000 } }) : undefined;
+    sync = new RegistrySync({
+      ...syncSettings,
+      dispatcher: config.registryDispatcher ?? (syncDispatcher as Agent),
+      cacheFile: config.registryCacheFile,
+      live,
+      log: app.log,
+    });
+    await sync.loadCache();
+    // The first sync is awaited (bounded by its deadline), so a sidecar whose broker is up starts on the broker's release.
+    await sync.syncOnce();
+    sync.start();
   });
   app.addHook("onClose", async () => {
+    await sync?.stop();
     await Promise.allSettled([...inFlight]);
     await audit.close();
     await state.close();
-    await executor.close();
+    await syncDispatcher?.close();
+    if (config.dispatcher === undefined) await dispatcher.close();
   });
   return app;
 }

@@ -1,11 +1,11 @@
 import { readFile, stat } from "node:fs/promises";
-import { createExecutor } from "@eleven-integrations/executor";
 import { argsDigest } from "@eleven-integrations/grants";
 import Fastify from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "./app.js";
 import type { AuditRecord, AuditSink } from "./audit-log.js";
 import { createGrantOpener } from "./grant-opener.js";
+import { LiveRegistry } from "./live-registry.js";
 import { LocalState } from "./local-state.js";
 import { registerRoutes } from "./routes.js";
 import { bot, confirmationFor, grantFor, member, MEMBER_TOKEN, opened, registry } from "./__fixtures__/grant-kit.js";
@@ -106,10 +106,9 @@ describe("the audit trail of /v1/run", () => {
 function bareApp(audit: AuditSink) {
   const app = Fastify();
   registerRoutes(app, {
-    registry,
+    live: new LiveRegistry(registry, { hash: registry.hash, sequence: 0, source: "embedded", synced_at: null }, { dispatcher: provider.dispatcher }),
     publicKey: bot.publicKey,
     openGrant: createGrantOpener({ botKeys: bot, trustedMembers: [member.publicKey] }),
-    executor: createExecutor({ registry, dispatcher: provider.dispatcher }),
     state: new LocalState(),
     botKeys: bot,
     trustedMembers: [member.publicKey],

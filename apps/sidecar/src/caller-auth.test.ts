@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCallerAuth } from "./caller-auth.js";
-import { CALLER_TOKEN } from "./__fixtures__/grant-kit.js";
+import { bot, CALLER_TOKEN, registry } from "./__fixtures__/grant-kit.js";
 import { authorized, testApp, type TestApp } from "./__fixtures__/test-app.js";
 
 describe("createCallerAuth", () => {
@@ -38,11 +38,11 @@ describe("the caller token on the app", () => {
     await harness.app.close();
   });
 
-  it("answers GET /v1/identity with the bot's public key to the caller", async () => {
+  it("answers GET /v1/identity with the bot's public key and the registry it runs to the caller", async () => {
     const response = await harness.app.inject({ method: "GET", url: "/v1/identity", headers: authorized });
     expect(response.statusCode).toBe(200);
     expect(response.headers["cache-control"]).toBe("no-store");
-    expect(Object.keys(response.json() as object)).toEqual(["public_key"]);
+    expect(response.json()).toEqual({ public_key: bot.publicKey, registry: { hash: registry.hash, sequence: 0, source: "embedded", synced_at: null } });
   });
 
   it.each([

@@ -49,6 +49,30 @@ export interface SidecarConfig {
   timeouts?: ServerTimeouts;
   /** fastify's logger option; requests are logged without headers, query or body whatever is passed. */
   logger?: SidecarLoggerOption;
+  /**
+   * The broker's signed release to follow (`https://broker.example/registry.signed`;
+   * http or https). With `registryKeys`, the sidecar fetches it when it becomes ready
+   * and every `registrySyncMs`, and runs each release a trusted key signed whose
+   * sequence is above the running one and whose manifests all load.
+   */
+  registryUrl?: string;
+  /** Trusted release public keys (Ed25519, unpadded base64url); required with `registryUrl`. */
+  registryKeys?: string[];
+  /** Milliseconds between two syncs; default 60 000, at least 100. */
+  registrySyncMs?: number;
+  /**
+   * Where release fetches go. Default: a plain undici Agent (HTTP/1.1), not the
+   * executor's hardened one, because the broker is configured by the operator and
+   * may sit on loopback or a private network; a release is trusted for its
+   * signature, never for where it came from. Redirects are refused either way.
+   */
+  registryDispatcher?: Dispatcher;
+  /** The last good release (0600), run at the next start when the broker is unreachable. `startSidecar` puts it in the home folder. */
+  registryCacheFile?: string;
+  /** Largest release accepted, in bytes; default 16 MiB. */
+  registryMaxBytes?: number;
+  /** Deadline of one release fetch, in milliseconds; default 30 000. */
+  registryFetchTimeoutMs?: number;
 }
 
 export type { ExecutorLimits, KeyPair, Registry, RateLimits, SharedState };

@@ -63,7 +63,7 @@ it("runs a member's grant through the bot's sidecar, confirms the write once, an
 
   // The member learns bot A's key from its sidecar and issues a read grant.
   const identity = await botA.call("/v1/identity");
-  expect(identity).toEqual({ statusCode: 200, body: { public_key: botA.sidecar.publicKey } });
+  expect(identity).toMatchObject({ statusCode: 200, body: { public_key: botA.sidecar.publicKey, registry: { source: "embedded", sequence: 0 } } });
   const readGrant = memberGrants(botA.sidecar.publicKey, "read");
 
   // Bot A lists repositories from the provider stand-in over TLS.

@@ -6,12 +6,15 @@ import { failedCallAuditRecord, revocationAuditRecord, runAuditRecord, startedAu
 import { opsBodySchema, parseBody, revokeBodySchema, runBodySchema, wellFormedOp } from "./body-schemas.js";
 import { httpErrorBody } from "./http-error.js";
 import { opsPalette } from "./ops-palette.js";
+import type { LiveRegistry } from "./live-registry.js";
 import { revokeGrant, type RevokeDeps } from "./revoke.js";
 import { initialFacts, runFlow, type RunFacts, type RunFlowContext } from "./run-flow.js";
 
-export interface RouteDeps extends RunFlowContext, RevokeDeps {
+export interface RouteDeps extends Omit<RunFlowContext, "registry" | "executor">, RevokeDeps {
   /** The bot's box public key, which `GET /v1/identity` publishes. */
   publicKey: string;
+  /** The registry running now, and its executor: each request takes one snapshot and keeps it. */
+  live: LiveRegistry;
   audit: AuditSink;
   /** Runs still being handled; shutdown waits for them before closing the audit log. */
   inFlight: Set<Promise<unknown>>;
@@ -25,12 +28,12 @@ function elapsedMs(started: number): number {
 
 /** `GET /v1/identity`, `POST /v1/ops` and `POST /v1/run`; the guards in front of them are hooks on the app. */
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  app.get("/v1/identity", async () => ({ public_key: deps.publicKey }));
+  app.get("/v1/identity", async () => ({ public_key: deps.publicKey, registry: deps.live.current().info }));
 
   app.post("/v1/ops", async (request, reply) => {
     const parsed = parseBody(opsBodySchema, request.body);
     if (!parsed.ok) return reply.code(400).send(httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
-    return await opsPalette(parsed.value, deps);
+    return await opsPalette(parsed.value, runContext(deps));
   });
 
   app.post("/v1/revoke", async (request, reply) => {
@@ -57,6 +60,12 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   });
 }
 
+/** The route's dependencies bound to the registry running as the request starts: it finishes on that one. */
+function runContext(deps: RouteDeps): RunFlowContext {
+  const { registry, executor } = deps.live.current();
+  return { registry, executor, openGrant: deps.openGrant, state: deps.state };
+}
+
 /** Runs one call and writes its audit line before answering; an unwritable audit log answers 500. */
 async function handleRun(body: unknown, reply: FastifyReply, deps: RouteDeps): Promise<FastifyReply> {
   const started = performance.now();
@@ -76,7 +85,7 @@ async function handleRun(body: unknown, reply: FastifyReply, deps: RouteDeps): P
     }
   };
   try {
-    outcome = await runFlow(parsed.value, facts, deps, beforeWrite);
+    outcome = await runFlow(parsed.value, facts, runContext(deps), beforeWrite);
   } catch (error) {
     if (error instanceof AuditUnavailableError) {
       reply.log.error({ err: error.cause }, "audit log write failed before a write: nothing was sent");

@@ -19,7 +19,9 @@ function rateFrom(environment: Record<string, string | undefined>, name: string)
  * `$SIDECAR_HOME/sidecar.sock`), `PORT` (set: listen on 127.0.0.1:PORT instead
  * of the socket), `LOG_LEVEL` (pino's levels, default `info`), `REDIS_URL`
  * (shared state; default none), `RATE_LIMIT_GRANT` and `RATE_LIMIT_INTEGRATION`
- * (`<runs>/<seconds>`, default 60/60 and 300/60).
+ * (`<runs>/<seconds>`, default 60/60 and 300/60), and to follow a broker's
+ * signed releases `SIDECAR_REGISTRY_URL`, `SIDECAR_REGISTRY_KEYS`
+ * (comma-separated) and `SIDECAR_REGISTRY_SYNC_MS`.
  */
 export function optionsFromEnvironment(environment: Record<string, string | undefined>): StartSidecarOptions {
   const options: StartSidecarOptions = { logger: { level: environment["LOG_LEVEL"] ?? "info" } };
@@ -44,6 +46,17 @@ export function optionsFromEnvironment(environment: Record<string, string | unde
   const perIntegration = rateFrom(environment, "RATE_LIMIT_INTEGRATION");
   if (perGrant !== undefined || perIntegration !== undefined) {
     options.rateLimits = { ...(perGrant === undefined ? {} : { perGrant }), ...(perIntegration === undefined ? {} : { perIntegration }) };
+  }
+  const registryUrl = environment["SIDECAR_REGISTRY_URL"];
+  if (registryUrl !== undefined && registryUrl !== "") options.registryUrl = registryUrl;
+  const registryKeys = environment["SIDECAR_REGISTRY_KEYS"];
+  if (registryKeys !== undefined && registryKeys.trim() !== "") {
+    options.registryKeys = registryKeys.split(",").map((key) => key.trim()).filter((key) => key !== "");
+  }
+  const syncMs = environment["SIDECAR_REGISTRY_SYNC_MS"];
+  if (syncMs !== undefined && syncMs !== "") {
+    if (!/^[0-9]{1,9}$/.test(syncMs)) throw new SidecarStartError("invalid_setting", `SIDECAR_REGISTRY_SYNC_MS must be a number of milliseconds, not ${JSON.stringify(syncMs)}`);
+    options.registrySyncMs = Number(syncMs);
   }
   return options;
 }

@@ -40,6 +40,14 @@ export interface StartSidecarOptions {
   redisUrl?: string;
   /** Runs allowed per grant and per integration (defaults: 60 and 300 a minute). */
   rateLimits?: RateLimits;
+  /** The broker's `GET /registry.signed` to follow (see `SidecarConfig.registryUrl`). */
+  registryUrl?: string;
+  /** Trusted release public keys; required with `registryUrl`. */
+  registryKeys?: string[];
+  /** Milliseconds between syncs; default 60 000. */
+  registrySyncMs?: number;
+  /** Where release fetches go (tests); default a plain undici Agent. */
+  registryDispatcher?: Dispatcher;
 }
 
 export interface RunningSidecar extends SidecarFiles {
@@ -107,6 +115,10 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.registryUrl === undefined ? {} : { registryUrl: options.registryUrl, registryCacheFile: files.registryCacheFile }),
+    ...(options.registryKeys === undefined ? {} : { registryKeys: options.registryKeys }),
+    ...(options.registrySyncMs === undefined ? {} : { registrySyncMs: options.registrySyncMs }),
+    ...(options.registryDispatcher === undefined ? {} : { registryDispatcher: options.registryDispatcher }),
   });
   if (trustedMembers === undefined) {
     app.log.warn(`no ${files.trustedMembersFile}: this sidecar trusts no member, and refuses every grant`);

@@ -16,6 +16,8 @@ export interface SidecarFiles {
   replayFile: string;
   /** Grants their members revoked, until they expire, mode 0600 (without Redis). */
   revocationFile: string;
+  /** The last good signed registry release, mode 0600 (when following a broker). */
+  registryCacheFile: string;
 }
 
 /** `~/.eleven-sidecar`, where a sidecar keeps its files unless told otherwise. */
@@ -33,5 +35,6 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     auditFile: join(dir, "audit.log"),
     replayFile: join(dir, "replay.log"),
     revocationFile: join(dir, "revocations.log"),
+    registryCacheFile: join(dir, "registry-release.json"),
   };
 }

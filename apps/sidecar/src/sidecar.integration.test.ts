@@ -66,7 +66,7 @@ describe("startSidecar", () => {
   it.each(["127.0.0.1", "localhost", "[::1]"])("answers GET /v1/identity to Host %s:<port> with the token", async (host) => {
     const answer = await httpCall({ port: sidecar.port, path: "/v1/identity", headers: { host: `${host}:${sidecar.port}`, authorization: `Bearer ${token}` } });
     expect(answer.statusCode).toBe(200);
-    expect(answer.json()).toEqual({ public_key: sidecar.publicKey });
+    expect(answer.json()).toMatchObject({ public_key: sidecar.publicKey, registry: { source: "embedded", sequence: 0, synced_at: null } });
   });
 
   it("answers 403 to a DNS-rebinding page, whatever it sends", async () => {
