@@ -11,7 +11,8 @@ try {
       `  bot public key: ${sidecar.publicKey}\n` +
       `  caller token:   ${sidecar.callerTokenFile}\n` +
       `  audit log:      ${sidecar.auditFile}\n` +
-      `  shared state:   ${process.env.REDIS_URL === undefined || process.env.REDIS_URL === "" ? "this process and its journals (no REDIS_URL)" : "Redis (REDIS_URL)"}\n`,
+      `  shared state:   ${process.env.REDIS_URL === undefined || process.env.REDIS_URL === "" ? "this process and its journals (no REDIS_URL)" : "Redis (REDIS_URL)"}\n` +
+      (process.env["SIDECAR_REGISTRY_URL"] ? `  following:      ${process.env["SIDECAR_REGISTRY_URL"]} (cache ${sidecar.registryCacheFile})\n` : ""),
   );
   closeOnSignals(process, sidecar.close, (code) => process.exit(code));
 } catch (error) {
