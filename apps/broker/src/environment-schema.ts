@@ -51,6 +51,17 @@ export const brokerEnvironmentSchema = z.object({
     default: "the embedded registry",
     file: "registryDir",
   }),
+  BROKER_REGISTRY_RELEASE: variable(text(), {
+    description:
+      "A signed registry release file (integrations registry sign) to serve byte for byte at GET /registry.signed; GET /registry and the page then serve its manifests. Exclusive with BROKER_REGISTRY_DIR.",
+    default: "none",
+    file: "registryRelease",
+  }),
+  BROKER_RELEASE_KEYS: variable(text(), {
+    description: "Release public keys (comma-separated in the variable): when set, the broker refuses to start with a release none of them signed.",
+    default: "none (the signature is checked by the sidecars)",
+    file: "releaseKeys",
+  }),
   HOST: variable(text(), { description: "The address to listen on.", default: "127.0.0.1", file: "host" }),
   PORT: variable(z.string().regex(/^\d{1,5}$/).optional(), { description: "The port to listen on (0 picks a free one).", default: "8080", file: "port" }),
   BROKER_LOG_LEVEL: variable(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(), {

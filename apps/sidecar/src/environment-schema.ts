@@ -50,6 +50,19 @@ export const sidecarEnvironmentSchema = z.object({
     description: "Runs allowed per integration for this bot, as <runs>/<seconds>.",
     default: "300/60",
   }),
+  SIDECAR_REGISTRY_URL: variable(z.string().regex(/^https?:\/\/\S+$/).optional(), {
+    description:
+      "The broker's GET /registry.signed to follow: the sidecar fetches it at start and every SIDECAR_REGISTRY_SYNC_MS, and runs each newer release a trusted key signed. Unset: the embedded registry.",
+    default: "none",
+  }),
+  SIDECAR_REGISTRY_KEYS: variable(z.string().optional(), {
+    description: "The release public keys trusted to sign registry releases (comma-separated, Ed25519, unpadded base64url); required with SIDECAR_REGISTRY_URL.",
+    default: "none",
+  }),
+  SIDECAR_REGISTRY_SYNC_MS: variable(z.string().regex(/^[0-9]{1,9}$/).optional(), {
+    description: "Milliseconds between two fetches of the signed release (at least 100).",
+    default: "60000",
+  }),
 });
 
 export type SidecarEnvironment = z.infer<typeof sidecarEnvironmentSchema>;
