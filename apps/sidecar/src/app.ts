@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createHardenedDispatcher } from "@eleven-integrations/executor";
 import { ready } from "@eleven-integrations/grants";
 import { Agent } from "undici";
@@ -41,7 +42,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   const live = new LiveRegistry(
     config.registry,
     { hash: config.registry.hash, sequence: 0, source: "embedded", synced_at: null },
-    { dispatcher, limits: config.limits },
+    { dispatcher, limits: config.limits, pageKey: config.pageKey ?? randomBytes(32) },
   );
   const audit = new AuditLog(config.auditFile);
   let lastRedisWarning = 0;

@@ -15,6 +15,8 @@ export const runBodySchema = z.strictObject({
   op: z.string().max(MAX_OP_ID_LENGTH).regex(OP_ID, "must be an op id such as repos.list"),
   args: z.record(z.string(), z.string()).optional(),
   confirmation: z.string().min(1).optional(),
+  /** A `next_page` from an earlier answer for this op and these args: runs the next page. */
+  page: z.string().min(1).optional(),
 });
 
 /** `POST /v1/revoke`: a revocation the grant's member signed (`integrations revoke`). */

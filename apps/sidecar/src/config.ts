@@ -47,6 +47,12 @@ export interface SidecarConfig {
   limits?: ExecutorLimits;
   /** Request, header, keep-alive and idle timeouts of the sidecar's server (defaults: 15 s, 10 s, 5 s, 30 s). */
   timeouts?: ServerTimeouts;
+  /**
+   * The key (at least 32 bytes) binding `next_page` tokens to their op and args. Without it
+   * each start draws a random one, so pages handed out before a restart are refused
+   * (`invalid_args`); several sidecars of one bot that must accept each other's pages share one.
+   */
+  pageKey?: Uint8Array;
   /** fastify's logger option; requests are logged without headers, query or body whatever is passed. */
   logger?: SidecarLoggerOption;
   /**

@@ -29,10 +29,17 @@ export class LiveRegistry {
   #current: RegistrySnapshot;
   readonly #dispatcher: Dispatcher;
   readonly #limits: ExecutorLimits | undefined;
+  readonly #pageKey: Uint8Array | undefined;
 
-  constructor(registry: Registry, info: RegistryInfo, options: { dispatcher: Dispatcher; limits?: ExecutorLimits | undefined }) {
+  /**
+   * `pageKey` is shared by the executor of every release, so a `next_page` handed out
+   * before a swap still opens after it when the op's manifest is unchanged (the token is
+   * bound to the manifest's hash, so a changed manifest refuses it).
+   */
+  constructor(registry: Registry, info: RegistryInfo, options: { dispatcher: Dispatcher; limits?: ExecutorLimits | undefined; pageKey?: Uint8Array | undefined }) {
     this.#dispatcher = options.dispatcher;
     this.#limits = options.limits;
+    this.#pageKey = options.pageKey;
     this.#current = this.#snapshot(registry, info);
   }
 
@@ -46,7 +53,12 @@ export class LiveRegistry {
   }
 
   #snapshot(registry: Registry, info: RegistryInfo): RegistrySnapshot {
-    const executor = createExecutor({ registry, dispatcher: this.#dispatcher, ...(this.#limits === undefined ? {} : { limits: this.#limits }) });
+    const executor = createExecutor({
+      registry,
+      dispatcher: this.#dispatcher,
+      ...(this.#limits === undefined ? {} : { limits: this.#limits }),
+      ...(this.#pageKey === undefined ? {} : { pageKey: this.#pageKey }),
+    });
     return Object.freeze({ registry, executor, info: Object.freeze({ ...info }) });
   }
 }

@@ -85,7 +85,8 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
   if (!access.ok) return refuse(grant.integration, access.refusal);
   const { operation } = access;
 
-  const request = { integration: grant.integration, op: body.op, args };
+  // `page` goes to the executor as it came: a page made for another op or args is its invalid_args, nothing sent.
+  const request = { integration: grant.integration, op: body.op, args, ...(body.page === undefined ? {} : { page: body.page }) };
   // A read goes straight to run, which refuses invalid args the same way before sending;
   // a write must have valid args before it asks for a confirmation.
   if (operation.access === "write") {

@@ -48,12 +48,13 @@ export const USAGE = `usage: integrations <command>
                             print a draft op for one operation of the description
   graphql check <manifest> --schema <file.graphql> [--allow <file>] [--json]
                             check every op's GraphQL query against the schema
-  run <integration> <op> --grant @file|- [--arg k=v]... [--confirmation @file|-]
+  run <integration> <op> --grant @file|- [--arg k=v]... [--confirmation @file|-] [--page <next_page>]
       [--sidecar unix:/path/sidecar.sock|http://127.0.0.1:PORT] [--caller-token-file <file>]
                             ask a sidecar to run the op; prints the envelope. Grants and
                             confirmations are read from a file or standard input, never
                             from the command line (every local user can read it).
-                            Default sidecar: unix:$SIDECAR_HOME/sidecar.sock
+                            Default sidecar: unix:$SIDECAR_HOME/sidecar.sock. With more
+                            to read the envelope has next_page: pass it to --page, same args
 `;
 
 function noPositionals(args: ParsedArgs, command: string): void {
@@ -150,7 +151,7 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
         return await revoke({ memberFile: oneFlag(args, "member", { required: true }), grant: oneFlag(args, "grant", { required: true }) }, io);
       }
       case "run": {
-        const args = parseArgs(rest, { values: ["grant", "arg", "confirmation", "sidecar", "caller-token-file"] });
+        const args = parseArgs(rest, { values: ["grant", "arg", "confirmation", "page", "sidecar", "caller-token-file"] });
         const [integration, op, ...extra] = args.positionals;
         if (integration === undefined || op === undefined || extra.length > 0) throw new UsageError("run takes <integration> <op>");
         const home = sidecarHome(io.env);
@@ -161,6 +162,7 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
             args: opArgs(args.flags.get("arg") ?? []),
             grant: oneFlag(args, "grant", { required: true }),
             confirmation: oneFlag(args, "confirmation"),
+            page: oneFlag(args, "page"),
             sidecar: oneFlag(args, "sidecar") ?? defaultSidecarAddress(io.env),
             callerTokenFile: oneFlag(args, "caller-token-file") ?? join(home, "caller-token"),
           },

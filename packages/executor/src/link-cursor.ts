@@ -3,10 +3,16 @@ const MAX_LINK_HEADER = 16 * 1024;
 
 /**
  * The cursor in a `Link` header's rel="next" URL: the value of `queryKey` only, and only
- * when that URL (resolved against the request's) has the request's origin and path.
+ * when that URL (resolved against the request's) has the request's origin and path (or
+ * one of `otherPaths`, the manifest's `link_paths`).
  * A link elsewhere, to another path, or without the key gives no cursor.
  */
-export function cursorFromLink(header: string | string[] | undefined, requestUrl: string, queryKey: string): string | undefined {
+export function cursorFromLink(
+  header: string | string[] | undefined,
+  requestUrl: string,
+  queryKey: string,
+  otherPaths: readonly RegExp[] = [],
+): string | undefined {
   const value = Array.isArray(header) ? header.join(", ") : header;
   if (value === undefined || value.length > MAX_LINK_HEADER) return undefined;
   const target = nextTarget(value);
@@ -19,7 +25,8 @@ export function cursorFromLink(header: string | string[] | undefined, requestUrl
   } catch {
     return undefined;
   }
-  if (next.origin !== request.origin || next.pathname !== request.pathname || next.username !== "" || next.password !== "") return undefined;
+  if (next.origin !== request.origin || next.username !== "" || next.password !== "") return undefined;
+  if (next.pathname !== request.pathname && !otherPaths.some((path) => path.test(next.pathname))) return undefined;
   const cursor = next.searchParams.get(queryKey);
   return cursor === null || cursor === "" ? undefined : cursor;
 }

@@ -109,6 +109,17 @@ describe("Link rel=next (GitHub, GitLab)", () => {
     expect(urls()).toEqual(["/v1/user/repos?per_page=2", "/v1/user/repos?per_page=2&page=3"]);
   });
 
+  it("follows a link to a path the manifest lists in link_paths (GitHub's /repositories/<id>/issues), and no other", async () => {
+    harness.server.handle(json([{ id: 1 }], { link: `<https://${PROVIDER_HOST}/v1/repositories/1300192/issues?after=Y3Vyc29yOjI%3D&per_page=2>; rel="next"` }));
+    const first = await executor.run({ integration: "rest", op: "issues.list", args: { owner: "octo" }, credential });
+    await executor.run({ integration: "rest", op: "issues.list", args: { owner: "octo" }, credential, page: nextPage(first) });
+    expect(urls()[1]).toBe("/v1/repos/octo/issues?per_page=2&after=Y3Vyc29yOjI%3D");
+    for (const path of ["/v1/repositories/1300192/pulls", "/v1/repositories/1/2/issues", "/v1/repositories//issues", "/v2/repositories/1/issues"]) {
+      harness.server.handle(json([{ id: 1 }], { link: `<https://${PROVIDER_HOST}${path}?after=x>; rel="next"` }));
+      expect(await executor.run({ integration: "rest", op: "issues.list", args: { owner: "octo" }, credential })).not.toHaveProperty("next_page");
+    }
+  });
+
   it("reads a relative link and several rel values", async () => {
     harness.server.handle(linked(`</v1/user/repos?page=2>; rel="prev first", </v1/user/repos?page=4>; rel="next last"`));
     const first = await executor.run({ integration: "rest", op: "repos.list", credential });

@@ -107,7 +107,7 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
     if (paging !== undefined) {
       const cursor =
         paging.linkQueryKey !== undefined
-          ? cursorFromLink(headers.link, operation.origin + request.path, paging.linkQueryKey)
+          ? cursorFromLink(headers.link, operation.origin + request.path, paging.linkQueryKey, paging.linkPaths)
           : json === undefined
             ? undefined
             : paging.cursorFromBody?.(json);

@@ -7,6 +7,8 @@ export interface CompiledPaging {
   readonly arg: string;
   /** For `link` paging: the query key taken from the Link rel="next" URL. */
   readonly linkQueryKey: string | undefined;
+  /** For `link` paging: other paths (`link_paths`, whole-path patterns) a next link may name besides the request's. */
+  readonly linkPaths: readonly RegExp[];
   /** For `body` and `last_item` paging: the next cursor in a parsed answer, or undefined when there is no more. */
   readonly cursorFromBody: ((body: unknown) => string | undefined) | undefined;
   /** The declaration as written. */
@@ -14,11 +16,11 @@ export interface CompiledPaging {
 }
 
 export function compilePaging(paging: Paging): CompiledPaging {
-  const compiled = (cursorFromBody: CompiledPaging["cursorFromBody"], linkQueryKey?: string): CompiledPaging =>
-    Object.freeze({ arg: paging.arg, linkQueryKey, cursorFromBody, declaration: paging });
+  const compiled = (cursorFromBody: CompiledPaging["cursorFromBody"], linkQueryKey?: string, linkPaths: readonly RegExp[] = []): CompiledPaging =>
+    Object.freeze({ arg: paging.arg, linkQueryKey, linkPaths: Object.freeze(linkPaths), cursorFromBody, declaration: paging });
   switch (paging.from) {
     case "link":
-      return compiled(undefined, paging.query_key);
+      return compiled(undefined, paging.query_key, (paging.link_paths ?? []).map(compileLinkPath));
     case "body": {
       const cursor = compileLookup(paging.cursor);
       const more = paging.more === undefined ? undefined : compileLookup(paging.more);
@@ -41,4 +43,13 @@ export function compilePaging(paging: Paging): CompiledPaging {
       });
     }
   }
+}
+
+/** A `link_paths` entry as a whole-path pattern: each `*` segment is exactly one non-empty segment. */
+function compileLinkPath(path: string): RegExp {
+  const segments = path
+    .slice(1)
+    .split("/")
+    .map((segment) => (segment === "*" ? "[A-Za-z0-9._~-]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  return new RegExp(`^/${segments.join("/")}$`);
 }

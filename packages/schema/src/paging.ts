@@ -10,12 +10,16 @@ const dotPath = z.string().superRefine((value, context) => {
   if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
 });
 const arg = z.string().regex(ARG_NAME, "must name one of the op's args");
+/** A path from the origin on: literal segments, or `*` for exactly one segment. */
+const LINK_PATH = /^(?:\/(?:[A-Za-z0-9._~-]+|\*))+$/;
 
 /**
  * How a list op pages. `arg` is the op's (optional) arg that carries the cursor; the
  * next cursor comes from
  * - `link`: the `Link` header's rel="next" URL, its `query_key` value, only when that URL
- *   has the request's origin and path (GitHub, GitLab, Gandi);
+ *   has the request's origin and path (GitHub, GitLab, Gandi), or a path listed in
+ *   `link_paths` (the same list under another name: GitHub answers a request for
+ *   `/repos/octocat/Spoon-Knife/issues` with links to `/repositories/1300192/issues`);
  * - `body`: the value at `cursor` in the answer, when it is a non-empty string or a number
  *   and (with `more`) the value at `more` is `true` (Slack, Notion, Google, Linear, Todoist);
  * - `last_item`: the `key` of the last item of the array at `items` (the body itself when
@@ -23,7 +27,12 @@ const arg = z.string().regex(ARG_NAME, "must name one of the op's args");
  * Paths are read in the raw answer, before `pick`.
  */
 export const pagingSchema = z.discriminatedUnion("from", [
-  z.strictObject({ from: z.literal("link"), arg, query_key: z.string().regex(QUERY_KEY, "must be a URL query key") }),
+  z.strictObject({
+    from: z.literal("link"),
+    arg,
+    query_key: z.string().regex(QUERY_KEY, "must be a URL query key"),
+    link_paths: z.array(z.string().max(512).regex(LINK_PATH, 'must be a path of literal segments and "*" (one segment), such as /repositories/*/issues')).min(1).max(4).optional(),
+  }),
   z.strictObject({ from: z.literal("body"), arg, cursor: dotPath, more: dotPath.optional() }),
   z.strictObject({ from: z.literal("last_item"), arg, items: dotPath.optional(), key: dotPath, more: dotPath }),
 ]);

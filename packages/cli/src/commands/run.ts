@@ -13,6 +13,8 @@ export interface RunCommand {
   /** `@file` or `-`, never the confirmation itself. */
   confirmation: string | undefined;
   /** `unix:/path` or `http://127.0.0.1:P`. */
+  /** A `next_page` from an earlier answer: the sidecar runs the next page of the same op and args. */
+  page?: string | undefined;
   sidecar: string;
   callerTokenFile: string;
 }
@@ -29,7 +31,13 @@ export async function run(command: RunCommand, io: CommandIo): Promise<number> {
     if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
     throw error;
   }
-  const body = { grant, op: command.op, args: command.args, ...(confirmation === undefined ? {} : { confirmation }) };
+  const body = {
+    grant,
+    op: command.op,
+    args: command.args,
+    ...(confirmation === undefined ? {} : { confirmation }),
+    ...(command.page === undefined ? {} : { page: command.page }),
+  };
   let response;
   try {
     response = await client.post("/v1/run", body);

@@ -112,7 +112,7 @@ export const restManifest = {
       method: "GET",
       path: "/repos/{owner}/issues?per_page=2&after={after}",
       args: { owner: { required: true }, after: { max_length: 512 } },
-      page: { from: "link", arg: "after", query_key: "after" },
+      page: { from: "link", arg: "after", query_key: "after", link_paths: ["/v1/repositories/*/issues"] },
       pick: { fields: ["id"] },
     },
     {
