@@ -129,6 +129,26 @@ describe("integrations run against a real sidecar on its default socket", () => 
     expect(ran.out).toContain("\\u001b]0;pwned\\u0007\\u009b2J\\u202eevil");
     expect(JSON.parse(ran.out).data.title).toBe(title);
   });
+
+  it("--page runs the next page of the same op and args, through to the last", async () => {
+    const grant = `@${await grantFile("read")}`;
+    const args = ["--arg", "owner=octocat", "--arg", "repo=hello-world"];
+    const titles: string[] = [];
+    let page: string | undefined;
+    for (let index = 0; index < 3; index += 1) {
+      const result = await cli(["run", "github", "issues.list", "--grant", grant, ...args, ...(page === undefined ? [] : ["--page", page])]);
+      expect(result.code).toBe(0);
+      const envelope = JSON.parse(result.out) as { data: { title: string }[]; next_page?: string };
+      titles.push(...envelope.data.map((issue) => issue.title));
+      page = envelope.next_page;
+    }
+    expect(titles).toEqual(["Fifth", "Fourth", "Third"]);
+    expect(page).toBeUndefined();
+    expect(provider.requests.at(-1)?.url).toBe("/repos/octocat/hello-world/issues?per_page=20&page=3");
+    const tampered = await cli(["run", "github", "issues.list", "--grant", grant, ...args, "--page", "ep1.AAAA.BBBB"]);
+    expect(tampered.code).toBe(1);
+    expect(JSON.parse(tampered.out).error.code).toBe("invalid_args");
+  });
 });
 
 describe("integrations revoke", () => {

@@ -49,8 +49,10 @@ export function failureIn2xx(
 }
 
 /**
- * A 4xx/5xx error with the provider's words attached; a status that only says
- * `upstream_error` (Linear's 400 carrying `RATELIMITED`) takes the code the manifest maps.
+ * A 4xx/5xx error with the provider's words attached. A provider code the manifest maps
+ * is more specific than the status, so it decides the code (Linear's 400 carrying
+ * `RATELIMITED`, Google Calendar's 403 carrying `rateLimitExceeded`), except that a 429
+ * stays `rate_limited`.
  */
 export function withProviderDetails(
   error: EnvelopeError,
@@ -64,7 +66,7 @@ export function withProviderDetails(
   const details = providerDetails(errors, body);
   const rawCode = errors.details(body).code;
   const mapped = rawCode === undefined ? undefined : errors.mapCode(rawCode);
-  if (error.code === "upstream_error" && mapped !== undefined && mapped !== "upstream_error") {
+  if (mapped !== undefined && mapped !== error.code && error.code !== "rate_limited") {
     const status = error.http_status ?? 0;
     const extra: { http_status: number; retry_after_s?: number } = { http_status: status };
     if (mapped === "rate_limited") extra.retry_after_s = retryAfterSeconds(headers, nowMs);

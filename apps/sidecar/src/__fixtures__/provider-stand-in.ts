@@ -29,6 +29,26 @@ export const REPOSITORIES = [
   { full_name: "octocat/spoon-knife", private: true, description: null, html_url: "https://github.com/octocat/spoon-knife", default_branch: "main", open_issues_count: 0, pushed_at: "2024-02-01T00:00:00Z", node_id: "dropped by pick" },
 ];
 
+/**
+ * Three pages of `GET /repos/octocat/hello-world/issues`, linked the way GitHub documents it
+ * (https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api):
+ * the links name the repository by id, `/repositories/1300192/issues?page=N`.
+ */
+export const ISSUE_PAGES = [
+  [{ number: 5, title: "Fifth", state: "open", html_url: "https://github.com/octocat/hello-world/issues/5", node_id: "dropped by pick" }],
+  [{ number: 4, title: "Fourth", state: "open", html_url: "https://github.com/octocat/hello-world/issues/4", node_id: "dropped by pick" }],
+  [{ number: 3, title: "Third", state: "open", html_url: "https://github.com/octocat/hello-world/issues/3", node_id: "dropped by pick" }],
+];
+
+function issuesLink(page: number): string {
+  const link = (n: number, rel: string) => `<https://api.github.com/repositories/1300192/issues?per_page=20&page=${n}>; rel="${rel}"`;
+  const links = [];
+  if (page > 1) links.push(link(page - 1, "prev"));
+  if (page < ISSUE_PAGES.length) links.push(link(page + 1, "next"), link(ISSUE_PAGES.length, "last"));
+  links.push(link(1, "first"));
+  return links.join(", ");
+}
+
 let certificates: Promise<TestCertificates> | undefined;
 
 /** A dispatcher that opens every api.github.com connection to `port` on 127.0.0.1, TLS verified for api.github.com against `ca` alone. */
@@ -53,6 +73,12 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
   server.get("/user/repos", async () => {
     if (reposDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, reposDelayMs));
     return REPOSITORIES;
+  });
+  server.get("/repos/:owner/:repo/issues", async (request, reply) => {
+    const page = Number((request.query as { page?: string }).page ?? "1");
+    const items = ISSUE_PAGES[page - 1];
+    if (items === undefined) return reply.code(404).send({ message: "Not Found", documentation_url: "https://docs.github.com/rest" });
+    return reply.header("link", issuesLink(page)).send(items);
   });
   server.post("/repos/:owner/:repo/issues", async (request, reply) => {
     const { title } = request.body as { title: string };

@@ -1,0 +1,97 @@
+// Every shipped integration against its provider's documented examples
+// (__fixtures__/provider-truth/<id>.json): a success, a failure in the provider's own
+// dialect, and a page with more, followed to the next request.
+import { readFileSync } from "node:fs";
+import { loadRegistry, type Registry } from "@eleven-integrations/loader";
+import { manifestFiles } from "@eleven-integrations/manifests";
+import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createExecutor, type Executor } from "./create-executor.js";
+import type { Envelope, OkEnvelope } from "./envelope.js";
+import { startTestServer, type TestServer } from "./test-support/test-server.js";
+
+interface Example {
+  readonly source: string;
+  readonly op: string;
+  readonly args: Record<string, string>;
+  readonly response: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown };
+  readonly expect?: { readonly status: "ok" | "error"; readonly next_page?: boolean; readonly code?: string; readonly http_status?: number; readonly provider?: object };
+  readonly next_request?: { readonly path: string; readonly body_variables?: Record<string, string> };
+}
+
+const registry: Registry = loadRegistry(manifestFiles);
+const manifests = registry.integrations();
+const read = (file: string): unknown => JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8"));
+const examples = new Map(manifests.map((manifest) => [manifest.id, read(`./__fixtures__/provider-truth/${manifest.id}.json`) as Record<string, Example | string>]));
+const hosts = [...new Set(manifests.map((manifest) => new URL(manifest.auth.base).hostname))];
+/** Reads that return one answer, not a list, though their pick has an array root. */
+const NOT_LISTS = new Set(["gandi domains.check"]);
+
+let server: TestServer;
+let executor: Executor;
+let current: Example["response"] | undefined;
+let closeDispatcher: () => Promise<void>;
+beforeAll(async () => {
+  const certificates = await createTestCertificates(hosts);
+  server = await startTestServer(certificates, (_request, reply) =>
+    current === undefined ? reply.code(500).send() : reply.code(current.status).headers(current.headers).send(JSON.stringify(current.body)),
+  );
+  const dispatcher = createLoopbackDispatcher(certificates.ca, new Map(hosts.map((host) => [host, server.port])));
+  closeDispatcher = () => dispatcher.destroy();
+  executor = createExecutor({ registry, dispatcher, limits: { retries: 0 } });
+});
+afterAll(async () => {
+  await closeDispatcher();
+  await server.close();
+});
+
+async function run(id: string, example: Example, page?: string): Promise<Envelope> {
+  current = example.response;
+  return executor.run({ integration: id, op: example.op, args: example.args, credential: { token: "documented-example-token" }, ...(page === undefined ? {} : { page }) });
+}
+
+describe.each(manifests.map((manifest) => [manifest.id] as const))("%s", (id) => {
+  const manifest = registry.get(id);
+  const fixture = examples.get(id) ?? {};
+  const cases = Object.entries(fixture).filter((entry): entry is [string, Example] => typeof entry[1] === "object");
+
+  it("declares its error dialect, and every list op pages", () => {
+    expect(manifest?.errors).toBeDefined();
+    const recorded = read(`./__fixtures__/${id}.json`) as Record<string, { picked: unknown }>;
+    for (const op of manifest?.ops ?? []) {
+      const isList = op.access === "read" && Array.isArray(recorded[op.id]?.picked) && !NOT_LISTS.has(`${id} ${op.id}`);
+      expect(op.page !== undefined, `${id} ${op.id}`).toBe(isList);
+    }
+  });
+
+  it("quotes documented examples: a success, a failure in its own dialect and a page with more, each with its source", () => {
+    expect(Object.keys(fixture)).toEqual(expect.arrayContaining(["success", "failure", "page"]));
+    for (const [, example] of cases) expect(example.source).toMatch(/^https:\/\//);
+  });
+
+  it.each(cases.filter(([name]) => name !== "page"))("%s comes back as the provider meant it", async (_name, example) => {
+    const envelope = await run(id, example);
+    const expected = example.expect;
+    if (expected?.status === "ok") {
+      expect(envelope.status).toBe("ok");
+      expect(Object.hasOwn(envelope, "next_page")).toBe(expected.next_page === true);
+    } else {
+      expect(envelope).toMatchObject({ status: "error", error: { code: expected?.code, http_status: expected?.http_status, provider: expected?.provider } });
+    }
+  });
+
+  it("a page with more hands out next_page, and the next page asks for the provider's cursor", async () => {
+    const example = fixture.page as Example;
+    const first = await run(id, example);
+    expect(first.status).toBe("ok");
+    const token = (first as OkEnvelope).next_page;
+    expect(token).toEqual(expect.any(String));
+    server.requests.length = 0;
+    await run(id, example, token);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.url).toBe(example.next_request?.path);
+    if (example.next_request?.body_variables !== undefined) {
+      expect((JSON.parse(server.requests[0]?.body ?? "{}") as { variables: unknown }).variables).toEqual(example.next_request.body_variables);
+    }
+  });
+});
