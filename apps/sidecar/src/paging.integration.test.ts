@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 async function run(body: unknown): Promise<Record<string, unknown>> {
-  const answer = await httpCall({ port: sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${callerToken}` }, body });
+  const answer = await httpCall({ port: sidecar.port ?? 0, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${callerToken}` }, body });
   expect(answer.statusCode).toBe(200);
   return answer.json() as Record<string, unknown>;
 }
