@@ -18,8 +18,6 @@ export function standalonePackageJson(root, signed) {
   const manifests = readJson(join(root, "manifests", "package.json"));
   const version = (folder) => `^${readJson(join(root, "packages", folder, "package.json")).version}`;
   const files = [...new Set([...(manifests.files ?? []), ...(signed ? [SIGNED_REGISTRY_FILE] : [])])];
-  const exports = { ...manifests.exports };
-  if (signed) exports[`./${SIGNED_REGISTRY_FILE}`] = `./${SIGNED_REGISTRY_FILE}`;
   return {
     name: manifests.name,
     version: manifests.version,
@@ -30,7 +28,7 @@ export function standalonePackageJson(root, signed) {
     files,
     main: manifests.main,
     types: manifests.types,
-    exports,
+    exports: manifests.exports,
     scripts: {
       build: "node scripts/embed.mjs",
       validate: "integrations validate integrations",

@@ -24,6 +24,8 @@ let work: string;
 let copy: string;
 let registry: LocalRegistry;
 let env: NodeJS.ProcessEnv;
+let releaseKeyFile: string;
+let releasePublicKey: string;
 
 function timed<T>(name: string, action: () => T): T {
   const start = Date.now();
@@ -120,6 +122,11 @@ beforeAll(async () => {
     writeFileSync(path, `${JSON.stringify({ ...readJson<PackageJson>(path), publishConfig: { registry: registry.url } }, null, 2)}\n`);
   }
   shOk("git", ["commit", "-q", "-am", "publish to the local registry only"], copy);
+  // The release key, made with the CLI of this worktree (the copy's is built by the release itself).
+  releaseKeyFile = join(work, "release-key.json");
+  releasePublicKey = execFileSync("node", [join(root, "packages", "cli", "dist", "bin.js"), "keys", "release", "--out", releaseKeyFile], { cwd: work, env, encoding: "utf8" }).trim();
+  expect(releasePublicKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  env.ELEVEN_RELEASE_KEY = releaseKeyFile;
 }, 600_000);
 
 afterAll(async () => {
@@ -135,6 +142,14 @@ describe("pnpm release against a local registry", () => {
     expect(result.status).not.toBe(0);
     expect(result.output).toContain("refusing to publish: @eleven-integrations/cli would go to " + registry.url);
     expect(packageJsonIn("packages/schema").version).toBe(before); // nothing versioned
+  });
+
+  it("refuses to start without the release key, since a release carries the signed registry", () => {
+    const before = packageJsonIn("packages/schema").version;
+    const result = sh("pnpm", ["release"], copy, { ELEVEN_RELEASE_KEY: "" });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("give the release key: --release-key <file> or ELEVEN_RELEASE_KEY");
+    expect(packageJsonIn("packages/schema").version).toBe(before);
   });
 
   it("versions, builds, checks and publishes every public package to the local registry only", async () => {
@@ -154,6 +169,11 @@ describe("pnpm release against a local registry", () => {
       expect(Object.keys(document.versions)).toEqual([version]);
       expect(existsSync(join(registry.storage, name, `${name.slice(SCOPE.length)}-${version}.tgz`))).toBe(true);
     }
+    // The signed registry: written, verified by a trusted key, committed with the versions.
+    const signed = join(copy, "manifests", "registry.signed.json");
+    expect(existsSync(signed)).toBe(true);
+    expect(readJson<{ registry: { sequence: number; previous: string | null } }>(signed).registry).toMatchObject({ sequence: 1, previous: null });
+    expect(sh("node", [join(copy, "packages", "cli", "dist", "bin.js"), "registry", "verify", "--keys", releasePublicKey, signed], copy).status).toBe(0);
     // The versions are committed and every published version is tagged on that commit.
     if (pending.length > 0) expect(shOk("git", ["log", "-1", "--format=%s"], copy).trim()).toBe("Version packages");
     const tags = shOk("git", ["tag", "--points-at", "HEAD"], copy);
@@ -182,8 +202,11 @@ describe("pnpm release against a local registry", () => {
     grants: `const { ready, generateMemberKeys } = await import("@eleven-integrations/grants");
       await ready(); const keys = generateMemberKeys(); if (keys.publicKey.length !== 43) throw new Error("bad key");
       console.log("grants: member key " + keys.publicKey.length + " chars");`,
-    manifests: `const { manifestFiles } = await import("@eleven-integrations/manifests");
-      console.log("manifests: " + manifestFiles.length + " files");`,
+    manifests: `const { manifestFiles, signedRegistryFile } = await import("@eleven-integrations/manifests");
+      if (signedRegistryFile === null) throw new Error("the release carries no signed registry");
+      const signed = JSON.parse(readFileSync(signedRegistryFile, "utf8"));
+      if (signed.registry.integrations.length !== manifestFiles.length) throw new Error("signed registry and manifests differ");
+      console.log("manifests: " + manifestFiles.length + " files, signed release " + signed.registry.sequence);`,
     search: `const { createSearchIndex } = await import("@eleven-integrations/search");
       const hits = createSearchIndex([manifest]).search(manifest.name);
       if (hits.length === 0) throw new Error("no hit"); console.log("search: " + hits.length + " hits");`,
@@ -226,6 +249,9 @@ describe("pnpm release against a local registry", () => {
           const output = shOk("npx", ["--no-install", "integrations", "validate", "node_modules/@eleven-integrations/manifests/integrations"], project);
           const count = readdirSync(join(copy, "manifests", "integrations")).filter((file) => file.endsWith(".json")).length;
           expect(output).toMatch(new RegExp(`ok: ${count} manifests, \\d+ ops valid`));
+          // The signed registry the manifests package carries verifies with the published CLI.
+          const verified = sh("npx", ["--no-install", "integrations", "registry", "verify", "--keys", releasePublicKey, "node_modules/@eleven-integrations/manifests/registry.signed.json"], project);
+          expect(verified.status, verified.output).toBe(0);
         }
       }
     });
@@ -238,6 +264,7 @@ describe("pnpm release against a local registry", () => {
     const standalone = readJson<{ devDependencies: Record<string, string> }>(join(target, "package.json"));
     expect(standalone.devDependencies[`${SCOPE}cli`]).toBe(`^${packageJsonIn("packages/cli").version}`);
     expect(JSON.stringify(standalone)).not.toContain("workspace:");
+    expect(readFileSync(join(target, "registry.signed.json"), "utf8")).toBe(readFileSync(join(copy, "manifests", "registry.signed.json"), "utf8"));
     for (const file of ["README.md", ".ci/run", ".changeset/config.json", "scripts/embed.mjs", "integrations/github.json"]) {
       expect(existsSync(join(target, file)), file).toBe(true);
     }
