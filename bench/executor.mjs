@@ -2,6 +2,9 @@
 // the same loopback TLS server, at concurrency 1 and 32 (goal: at most 1.10x); pick
 // alone against JSON.parse alone on a 1 MB body (goal: at most 1.25x); and peak RSS
 // while 32 runs at once each receive a 50 MB body that is cut off (goal: under 200 MB).
+// The measured op pays for provider truth: GitHub's error dialect plus a 2xx failure check
+// (`failed_when`, which GitHub's answers never trigger) and Link paging, the answer carrying
+// a rel="next" link, so every run also parses the link and signs a next_page token.
 import { fork } from "node:child_process";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -41,6 +44,15 @@ function repository(index) {
 export const repositories = (count) => Buffer.from(JSON.stringify(Array.from({ length: count }, (_, index) => repository(index))));
 
 const certificates = () => createTestCertificates([HOST]);
+
+/** The shipped registry, GitHub's dialect given a 2xx failure check too, so the measured op pays for every provider-truth step. */
+function benchRegistry() {
+  return loadRegistry(
+    manifestFiles.map(({ file, json }) =>
+      json.id === "github" ? { file, json: { ...json, errors: { ...json.errors, failed_when: { path: "message", present: true } } } } : { file, json },
+    ),
+  );
+}
 
 /** Connects to the loopback port, still sending SNI for and verifying the certificate of the real host. */
 const loopbackDispatcher = (ca, port) => createLoopbackDispatcher(ca, { [HOST]: port });
@@ -99,22 +111,25 @@ export async function run() {
   const list = repositories(100);
   let mode = "list";
   const app = Fastify({ https: { key, cert }, logger: false, forceCloseConnections: true });
+  const link = `<https://${HOST}/user/repos?sort=updated&per_page=30&page=2>; rel="next", <https://${HOST}/user/repos?sort=updated&per_page=30&page=5>; rel="last"`;
   app.get("/*", (_request, reply) => {
     reply.header("content-type", "application/json; charset=utf-8");
+    reply.header("link", link);
     return mode === "list" ? reply.send(list) : reply.send(hugeBody(50 * MB));
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const dispatcher = loopbackDispatcher(ca, app.server.address().port);
-  const registry = loadRegistry(manifestFiles);
+  const registry = benchRegistry();
   const executor = createExecutor({ registry, dispatcher });
   const operation = registry.operation("github", "repos.list");
+  if (operation.paging === undefined || operation.errors?.detectsFailure !== true) throw new Error("the measured op must page and check for failures in 2xx answers");
   const token = `ghp_${"x".repeat(36)}`;
   const url = `https://${HOST}/user/repos?sort=updated&per_page=30`;
   const headers = { authorization: `Bearer ${token}`, accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28", "user-agent": "bench" };
 
   const ours = async () => {
     const envelope = await executor.run({ integration: "github", op: "repos.list", args: { sort: "updated" }, credential: { token } });
-    if (envelope.status !== "ok") throw new Error(`executor run failed: ${JSON.stringify(envelope)}`);
+    if (envelope.status !== "ok" || envelope.next_page === undefined) throw new Error(`executor run failed: ${JSON.stringify(envelope)}`);
   };
   const bare = async () => {
     const { statusCode, body } = await dispatcher.request({ origin: `https://${HOST}`, path: url.slice(`https://${HOST}`.length), method: "GET", headers });
@@ -124,6 +139,7 @@ export async function run() {
 
   try {
     console.log(`response: 100 GitHub-style repositories, ${(list.length / 1024).toFixed(0)} KiB, github repos.list pick (${operation.operation.pick.fields.length} fields)`);
+    console.log(`measured op: error dialect ${JSON.stringify(operation.errors.declaration)}, paging ${JSON.stringify(operation.paging.declaration)}, every answer with a rel="next" link (next_page signed each run)`);
     for (const concurrency of [1, 32]) {
       const result = await compare(ours, bare, { rounds: concurrency === 1 ? 101 : 41, size: concurrency === 1 ? 4 : 64, concurrency });
       console.log(`concurrency ${concurrency}: executor.run ${(result.ours * 1000).toFixed(0)} µs/run, bare request + JSON.parse ${(result.floor * 1000).toFixed(0)} µs/run`);
