@@ -5,7 +5,7 @@ import { authorized, testApp, type TestApp } from "./__fixtures__/test-app.js";
 
 describe("parseBody(runBodySchema)", () => {
   it("accepts the documented shape", () => {
-    const body = { grant: "eg1.x", op: "repos.list", args: { sort: "created" }, confirmation: "ec1.y" };
+    const body = { grant: "eg1.x", op: "repos.list", args: { sort: "created" }, confirmation: "ec1.y", page: "ep1.a.b" };
     expect(parseBody(runBodySchema, body)).toEqual({ ok: true, value: body });
   });
 
@@ -28,6 +28,8 @@ describe("parseBody(runBodySchema)", () => {
     ["a malformed op id", { grant: "eg1.x", op: "repos/list" }, "op"],
     ["a missing op", { grant: "eg1.x" }, "op"],
     ["a null confirmation", { grant: "eg1.x", op: "repos.list", confirmation: null }, "confirmation"],
+    ["a numeric page", { grant: "eg1.x", op: "repos.list", page: 2 }, "page"],
+    ["an empty page", { grant: "eg1.x", op: "repos.list", page: "" }, "page"],
   ])("refuses %s without coercing it, naming %s", (_name, body, path) => {
     const result = parseBody(runBodySchema, body);
     expect(result.ok).toBe(false);
