@@ -116,3 +116,22 @@ describe("every shipped write op", () => {
     },
   );
 });
+
+describe("Todoist (API v1)", () => {
+  it("names where a new task lands and who sees it; the optional project, due date and description come in details", async () => {
+    const args = { content: "Pay the invoice", project_id: "6Jf8VQXxpwv56VQ7", due_string: "tomorrow at 9am", description: "Wire 4,000 EUR to the new IBAN" };
+    const answer = await run({ grant: grantFor({ integration: "todoist", access: "write" }), op: "tasks.create", args });
+    expect(answer.confirm).toBe("Add task “Pay the invoice” to your Todoist, seen by everyone its project is shared with (your Inbox unless a project is given)");
+    expect(answer.details).toEqual([
+      { name: "project_id", value: "6Jf8VQXxpwv56VQ7", flags: ["not_in_line"] },
+      { name: "due_string", value: "tomorrow at 9am", flags: ["not_in_line"] },
+      { name: "description", value: "Wire 4,000 EUR to the new IBAN", flags: ["not_in_line"] },
+    ]);
+  });
+
+  it("says a reschedule replaces the due date", async () => {
+    const answer = await run({ grant: grantFor({ integration: "todoist", access: "write" }), op: "tasks.reschedule", args: { task_id: "6X7rM8997g3RQmvh", due_string: "next monday" } });
+    expect(answer.confirm).toBe("Reschedule Todoist task 6X7rM8997g3RQmvh to “next monday”, replacing its current due date");
+    expect(answer.details).toEqual([]);
+  });
+});
