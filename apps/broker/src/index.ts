@@ -19,3 +19,7 @@ export { STATE_TTL_SECONDS } from "./oauth-state.js";
 export type { BrokerContext } from "./broker-context.js";
 export { brokerEnvironmentSchema, type BrokerEnvironment } from "./environment-schema.js";
 export { brokerFileSchema } from "./environment-config.js";
+export { createMemoryRefreshLimiter, refreshTokenKey, type RefreshLimiter, type RefreshLimits, type RefreshDecision } from "./refresh-limiter.js";
+export { BINDING_COOKIE } from "./browser-binding.js";
+export type { ServerTimeouts } from "./server-timeouts.js";
+export { authorizationErrorCode, type CallbackErrorCode } from "./connect-callback.js";

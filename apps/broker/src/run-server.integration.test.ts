@@ -99,4 +99,15 @@ describe("startServer (what `eleven-broker` runs)", () => {
     expect(startupFailure(registryError)).toContain("the registry did not load");
     expect(startupFailure(registryError)).toContain("bad.json");
   });
+
+  it("refuses to start with an OAuth app for an integration that has no OAuth (the shipped Gandi), naming it", async () => {
+    const configFile = join(dir, "broker-gandi.json");
+    const config = { publicUrl: PUBLIC_URL, stateKey: randomKey(), allowedReturnTo: [RETURN_TO], oauthApps: { gandi: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }, port: 0 };
+    await writeFile(configFile, JSON.stringify(config), { mode: 0o600 });
+    const refused = await startServer({ BROKER_CONFIG_FILE: configFile }, { logger }).catch((error: unknown) => error);
+    const message = startupFailure(refused);
+    expect(message).toContain("oauthApps.gandi");
+    expect(message).toContain('Gandi ("gandi") has no OAuth in the registry');
+    expect(message).not.toContain(CLIENT_SECRET);
+  });
 });

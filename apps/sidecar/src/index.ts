@@ -12,3 +12,4 @@ export { LocalState, type LocalStateOptions } from "./local-state.js";
 export { RedisState, redisKeyPrefix, type RedisStateOptions } from "./redis-state.js";
 export type { RevokeAnswer } from "./revoke.js";
 export { sidecarEnvironmentSchema, type SidecarEnvironment } from "./environment-schema.js";
+export type { ServerTimeouts } from "./server-timeouts.js";
