@@ -132,7 +132,7 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
     if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
   }
 
-  return { answer: await context.executor.run({ ...request, credential: { token: grant.cred.token } }), facts };
+  return { answer: await context.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } }), facts };
 }
 
 function noteGrant(facts: RunFacts, grant: Grant): void {

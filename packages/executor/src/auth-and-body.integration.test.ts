@@ -39,6 +39,18 @@ describe("authorization and headers", () => {
     expect(headers.host).toBe("api.bare.example.org");
     expect(url).toBe("/viewer");
   });
+
+  it("sends a token from the OAuth flow with the manifest's oauth.authorization scheme, a personal one with auth.authorization", async () => {
+    await executor.run({ integration: "bare", op: "viewer.get", credential: { token: "lin_oauth_456", kind: "oauth" } });
+    expect(received().headers.authorization).toBe("Bearer lin_oauth_456");
+    harness.server.requests.length = 0;
+    await executor.run({ integration: "bare", op: "viewer.get", credential: { token: "lin_api_123", kind: "pat" } });
+    expect(received().headers.authorization).toBe("lin_api_123");
+    harness.server.requests.length = 0;
+    // Without oauth.authorization, an OAuth token uses auth.authorization like any other.
+    await executor.run({ integration: "example", op: "items.list", credential: { token: "tok_oauth", kind: "oauth" } });
+    expect(received().headers.authorization).toBe("Bearer tok_oauth");
+  });
 });
 
 describe("JSON bodies", () => {

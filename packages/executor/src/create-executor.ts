@@ -23,7 +23,7 @@ export interface RunRequest {
   /** String values for the op's declared args; anything else is `invalid_args`. */
   readonly args?: Readonly<Record<string, string>>;
   /** The member's token; it is sent only in `authorization`, only to the manifest's origin. */
-  readonly credential: { readonly token: string };
+  readonly credential: { readonly token: string; readonly kind?: "pat" | "oauth" };
   /**
    * A `next_page` from an earlier run of the same op with the same args: runs the next page.
    * A page made for another op, other args, another manifest version or another executor's
@@ -95,7 +95,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const credential = credentialToken(request.credential);
     if (!credential.ok) return errorEnvelope(name, failure("unauthorized", credential.message, context));
 
-    const headers = buildHeaders(operation, credential.token, prepared.request.body);
+    const headers = buildHeaders(operation, credential.token, prepared.request.body, credential.kind);
     const deadline = new Deadline(limits.timeoutMs);
     try {
       const attempt = { dispatcher: dispatcher(), headers, deadline, budget, maxResponseBytes: limits.maxResponseBytes, pages };

@@ -35,6 +35,8 @@ export interface CompiledOperation {
   readonly args: ReadonlyMap<string, CompiledArg>;
   /** `Bearer`, `token`... or `none` for the bare token. */
   readonly authorization: string;
+  /** The scheme for a token from the OAuth flow: `auth.oauth.authorization`, else `authorization`. */
+  readonly oauthAuthorization: string;
   /** The manifest's extra headers, as written. */
   readonly headers: readonly (readonly [string, string])[];
   /** Renders `body_json` with the args (an optional arg not given drops its key), or undefined without a body. */
@@ -69,6 +71,7 @@ export function compileOperation(manifest: Manifest, operation: Operation, error
     query: Object.freeze(template.template.query.map((pair) => Object.freeze(pair))),
     args: compileArgs(operation.args),
     authorization: manifest.auth.authorization,
+    oauthAuthorization: manifest.auth.oauth?.authorization ?? manifest.auth.authorization,
     headers: Object.freeze(Object.entries(manifest.auth.headers ?? {}).map((entry) => Object.freeze(entry))),
     renderBody: operation.body_json === undefined ? undefined : compileBody(operation.body_json),
     confirm: operation.confirm,

@@ -60,6 +60,7 @@ describe("loadRegistry refuses every rule of schema v1, naming the file and JSON
     ["an error code mapped outside RFC 6749", (m) => void ((m.auth.oauth as Json).error_codes = { bad_code: "nope" }), "auth.oauth.error_codes.bad_code", /./],
     ["bearer listed as an extra token type", (m) => void ((m.auth.oauth as Json).bearer_token_types = ["bot", "Bearer"]), "auth.oauth.bearer_token_types[1]", /always/],
     ["a bundle field that is a token member", (m) => void ((m.auth.oauth as Json).bundle_fields = ["refresh_token"]), "auth.oauth.bundle_fields[0]", /already/],
+    ["an oauth authorization that is not a scheme", (m) => void ((m.auth.oauth as Json).authorization = "Bearer x"), "auth.oauth.authorization", /scheme/],
     ["an unknown oauth key", (m) => void ((m.auth.oauth as Json).pkce = false), "auth.oauth", /unknown key "pkce"/],
     ["an http base", (m) => void (m.auth.base = "http://api.example.com"), "auth.base", /https/],
     ["a base with an uppercase host", (m) => void (m.auth.base = "https://API.example.com"), "auth.base", /canonical/],
@@ -159,6 +160,7 @@ describe("near misses load", () => {
       error_codes: { invalid_code: "invalid_grant", bad_client_secret: "invalid_client" },
       bearer_token_types: ["bot", "user"],
       bundle_fields: ["stripe_user_id", "team.id"],
+      authorization: "Bearer",
     })],
     ["no $schema", (m) => void delete m.$schema],
   ])("%s", (_name, mutate) => loads(mutate));

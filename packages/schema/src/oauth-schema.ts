@@ -56,6 +56,8 @@ export const oauthSchema = z
     error_codes: z.record(z.string().regex(PROVIDER_CODE, "must be a provider error code"), z.enum(OAUTH_ERROR_CODES)).optional(),
     /** `token_type` values (besides `bearer`) that mean a bearer token (Slack: `bot`, `user`). */
     bearer_token_types: z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "must be a token type word")).min(1).optional(),
+    /** The `Authorization` scheme for tokens from this OAuth flow when it differs from `auth.authorization` (Linear: `Bearer` for OAuth, a bare personal key). */
+    authorization: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP auth scheme token (such as "Bearer") or "none"').optional(),
     /** Dot-paths of extra answer members the member client needs (Stripe: `stripe_user_id`), sealed with the tokens. */
     bundle_fields: z.array(dotPath).min(1).max(10).optional(),
   })

@@ -40,6 +40,8 @@ export interface GrantOptions {
   now?: number;
   botPublicKey?: string;
   issuer?: KeyPair;
+  /** The credential's kind: a personal token (default) or one from the OAuth flow. */
+  kind?: "pat" | "oauth";
 }
 
 /** A sealed grant from `member` to `bot` for GitHub, read by default. */
@@ -52,7 +54,7 @@ export function grantFor(options: GrantOptions = {}): string {
     manifestHash: options.manifestHash ?? manifestHash(integration),
     access: options.access ?? "read",
     ...(options.ops === undefined ? {} : { ops: options.ops }),
-    credential: { kind: "pat", token: MEMBER_TOKEN },
+    credential: { kind: options.kind ?? "pat", token: MEMBER_TOKEN },
     ttlSeconds: options.ttlSeconds ?? 600,
     ...(options.now === undefined ? {} : { now: options.now }),
   });

@@ -71,7 +71,14 @@ export const bareManifest = {
   id: "bare",
   name: "Bare",
   category: "productivity",
-  auth: { kind: "pat", base: `https://${BARE_HOST}`, authorization: "none", pat_help: "https://bare.example.org/tokens" },
+  auth: {
+    kind: "both",
+    base: `https://${BARE_HOST}`,
+    authorization: "none",
+    pat_help: "https://bare.example.org/tokens",
+    // Like Linear: a personal key is sent bare, a token from the OAuth flow as Bearer.
+    oauth: { authorize_url: "https://bare.example.org/oauth/authorize", token_url: "https://api.bare.example.org/oauth/token", scopes: ["read"], authorization: "Bearer" },
+  },
   ops: [{ id: "viewer.get", label, access: "read", method: "GET", path: "/viewer" }],
 };
 
