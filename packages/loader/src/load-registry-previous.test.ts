@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadRegistry } from "./load-registry.js";
 import { loadRegistryFromRelease } from "./load-release.js";
 import { RegistryError } from "./registry-error.js";
+import { CHECKPOINT_EVERY } from "./registry-hash.js";
 
 type Json = Record<string, unknown>;
 
@@ -67,6 +68,38 @@ describe("loadRegistry(files, { previous })", () => {
     const second = loadRegistry([{ file: manifestFiles[0]!.file, json: { ...json, $schema: "../schema.json" } }], { previous: first });
     expect(second.get(json.id as string)?.$schema).toBe("../schema.json");
     expect(second.hash).toBe(first.hash);
+  });
+});
+
+describe("the registry hash after a reload", () => {
+  // More manifests than two hash checkpoints hold, so a reload resumes from a saved sha-256 state.
+  const many = Array.from({ length: 3 * CHECKPOINT_EVERY + 5 }, (_, index) => {
+    const source = manifestFiles[index % manifestFiles.length]!.json as Json;
+    const id = `m-${String(index).padStart(3, "0")}`;
+    return { file: `${id}.json`, text: JSON.stringify({ ...source, id }) };
+  });
+  const rename = (files: typeof many, index: number, name: string) =>
+    files.map((entry, at) => (at === index ? { ...entry, text: entry.text.replace('"name":"', `"name":"${name} `) } : entry));
+
+  it("is the cold load's hash whatever changed: first, middle or last manifest, one added, one removed", () => {
+    const first = loadRegistry(many);
+    const changes = [
+      rename(many, 0, "A"),
+      rename(many, CHECKPOINT_EVERY, "B"),
+      rename(many, 2 * CHECKPOINT_EVERY + 3, "C"),
+      rename(many, many.length - 1, "D"),
+      many.slice(0, -1),
+      many.filter((_, index) => index !== CHECKPOINT_EVERY + 1),
+      [...many, { file: "zz-new.json", text: JSON.stringify({ ...(manifestFiles[0]!.json as Json), id: "zz-new" }) }],
+    ];
+    let previous = first;
+    for (const files of changes) {
+      const cold = loadRegistry(files.map(({ file, text }) => ({ file, text })));
+      expect(loadRegistry(files, { previous: first }).hash).toBe(cold.hash);
+      const chained = loadRegistry(files, { previous });
+      expect(chained.hash).toBe(cold.hash);
+      previous = chained;
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import { parseManifest } from "@eleven-integrations/schema";
 import type { Catalog } from "./catalog.js";
 import { loadManifest, rawContentKey, type LoadedManifest } from "./loaded-manifest.js";
-import { sha256Hex } from "./manifest-hash.js";
+import { hashRegistry, type RegistryHashing } from "./registry-hash.js";
 import { RegistryError, type RegistryIssue } from "./registry-error.js";
 import type { Registry } from "./registry.js";
 
@@ -34,6 +34,7 @@ export interface LoadRegistryOptions {
 interface Reusable {
   readonly byKey: ReadonlyMap<string, LoadedManifest>;
   readonly byFile: ReadonlyMap<string, LoadedManifest>;
+  readonly hashing: RegistryHashing<LoadedManifest>;
 }
 
 /** What each registry this package built was made of, for a later load's `previous`. */
@@ -73,7 +74,7 @@ export function buildRegistry(files: readonly (ManifestFile | ManifestText)[], e
     byFile.set(file, entry);
   }
   if (issues.length > 0) throw new RegistryError(issues);
-  return createRegistry([...loaded.values()], byFile);
+  return createRegistry([...loaded.values()], byFile, previous);
 }
 
 /** One file: reused from `previous` when its content is unchanged, else validated and compiled. Problems go to `issues`. */
@@ -112,11 +113,12 @@ function loadOne(input: ManifestFile | ManifestText, name: string, previous: Reu
   return loadManifest(result.manifest, text);
 }
 
-function createRegistry(entries: LoadedManifest[], byFile: Map<string, LoadedManifest>): Registry {
+function createRegistry(entries: LoadedManifest[], byFile: Map<string, LoadedManifest>, previous: Reusable | undefined): Registry {
   entries.sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : 1));
   const byId = new Map(entries.map((entry) => [entry.manifest.id, entry]));
   // The registry's canonical JSON is the array of the manifests' canonical JSON, each serialised once.
-  const hash = sha256Hex(`[${entries.map((entry) => entry.canonical).join(",")}]`);
+  const hashing = hashRegistry(entries, previous?.hashing);
+  const { hash } = hashing;
   const catalog: Catalog = Object.freeze({
     schema: 1 as const,
     hash,
@@ -132,6 +134,6 @@ function createRegistry(entries: LoadedManifest[], byFile: Map<string, LoadedMan
     operation: (id: string, opId: string) => byId.get(id)?.operations.get(opId),
     catalog: () => catalog,
   });
-  reusable.set(registry, { byKey: new Map(entries.map((entry) => [entry.contentKey, entry])), byFile });
+  reusable.set(registry, { byKey: new Map(entries.map((entry) => [entry.contentKey, entry])), byFile, hashing });
   return registry;
 }

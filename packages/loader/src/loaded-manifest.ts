@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { canonicalJson, type Manifest } from "@eleven-integrations/schema";
 import type { CatalogEntry } from "./catalog.js";
 import { compileOperation, type CompiledOperation } from "./compiled-operation.js";
@@ -7,8 +8,8 @@ import { manifestContent, sha256Hex } from "./manifest-hash.js";
 /** One manifest as a registry holds it: validated, frozen, hashed and compiled, reusable by a later load. */
 export interface LoadedManifest {
   readonly manifest: Manifest;
-  /** RFC 8785 JSON of the manifest without `$schema`: what its hash and the registry's hash are taken over. */
-  readonly canonical: string;
+  /** UTF-8 of the RFC 8785 JSON of the manifest without `$schema`: what its hash and the registry's hash are taken over. */
+  readonly canonicalBytes: Buffer;
   readonly hash: string;
   /** `hash` and `$schema`: two inputs with the same key load to the same manifest. */
   readonly contentKey: string;
@@ -38,11 +39,11 @@ export function rawContentKey(json: unknown): string | undefined {
 export function loadManifest(valid: Manifest, text: string | undefined): LoadedManifest {
   const manifest = deepFreeze(structuredClone(valid));
   const content = manifestContent(manifest);
-  const canonical = canonicalJson(content);
-  const hash = sha256Hex(canonical);
+  const canonicalBytes = Buffer.from(canonicalJson(content), "utf8");
+  const hash = createHash("sha256").update(canonicalBytes).digest("hex");
   return {
     manifest,
-    canonical,
+    canonicalBytes,
     hash,
     contentKey: contentKeyOf(hash, manifest.$schema),
     operations: compileOperations(manifest),
