@@ -46,6 +46,8 @@ export interface PaletteOperation {
   access: "read" | "write";
   args: Record<string, unknown>;
   confirm?: string;
+  /** Present (true) when the manifest marks the op destructive. */
+  destructive?: true;
 }
 
 export interface Palette {

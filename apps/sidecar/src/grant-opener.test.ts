@@ -21,8 +21,9 @@ describe("createGrantOpener", () => {
     const grant = grantFor({ ttlSeconds: 60, now: NOW });
     open(grant);
     now = NOW + 60 + 60;
-    expect(() => open(grant)).toThrow(expect.objectContaining({ code: "expired" }));
-    expect(() => open(grant)).toThrow(expect.objectContaining({ code: "expired" }));
+    // Remembered or opened again, the refusal says which integration the grant was for (search tells the member).
+    expect(() => open(grant)).toThrow(expect.objectContaining({ code: "expired", grant: expect.objectContaining({ integration: "github", access: "read" }) }));
+    expect(() => open(grant)).toThrow(expect.objectContaining({ code: "expired", grant: expect.objectContaining({ integration: "github" }) }));
   });
 
   it("does not remember refusals, and refuses what openGrant refuses", () => {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { CLOCK_SKEW_SECONDS, GrantError, openGrant, type Grant, type KeyPair } from "@eleven-integrations/grants";
+import { CLOCK_SKEW_SECONDS, expiredGrantSummary, GrantError, openGrant, type Grant, type KeyPair } from "@eleven-integrations/grants";
 
 /** Opens a grant as `openGrant` does, throwing `GrantError`. */
 export type GrantOpener = (sealed: string) => Grant;
@@ -35,7 +35,7 @@ export function createGrantOpener(options: GrantOpenerOptions): GrantOpener {
     if (known !== undefined) {
       if (known.exp + CLOCK_SKEW_SECONDS > time) return known;
       opened.delete(key);
-      throw new GrantError("expired", "the grant has expired");
+      throw new GrantError("expired", "the grant has expired", expiredGrantSummary(known));
     }
     const grant = openGrant(sealed, { bot: options.botKeys, trustedMembers, now: time });
     if (opened.size >= maxEntries) {

@@ -34,6 +34,12 @@ describe("POST /v1/ops", () => {
     expect(Object.keys(create?.args ?? {})).toEqual(["owner", "repo", "title", "body"]);
   });
 
+  it("marks the ops the manifest marks destructive, and no other", async () => {
+    const body = (await palette(grantFor({ access: "write" }))) as { ops?: { id: string; destructive?: boolean }[] };
+    expect(body.ops?.filter((op) => op.destructive === true).map((op) => op.id)).toEqual(["issues.close"]);
+    expect(body.ops?.find((op) => op.id === "issues.create")).not.toHaveProperty("destructive");
+  });
+
   it("respects the allow-list, and still drops writes from a read grant", async () => {
     const body = await palette(grantFor({ access: "read", ops: ["issues.list", "issues.create"] }));
     expect(body.ops?.map((op) => op.id)).toEqual(["issues.list"]);

@@ -24,6 +24,7 @@ export async function opsPalette(body: OpsBody, context: GrantCheckContext & { r
     if (compiled === undefined || !grantAllows(grant, compiled)) continue;
     const entry: PaletteOperation = { id: operation.id, label: operation.label, access: operation.access, args: { ...operation.args } };
     if (operation.confirm !== undefined) entry.confirm = operation.confirm;
+    if (operation.destructive === true) entry.destructive = true;
     ops.push(entry);
   }
   return { status: "ok", integration: grant.integration, access: grant.access, ops };

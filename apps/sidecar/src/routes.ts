@@ -8,6 +8,8 @@ import { httpErrorBody } from "./http-error.js";
 import { opsPalette } from "./ops-palette.js";
 import type { LiveRegistry } from "./live-registry.js";
 import { revokeGrant, type RevokeDeps } from "./revoke.js";
+import { searchBodySchema } from "./search-body.js";
+import { createSearch } from "./search-readiness.js";
 import { initialFacts, runFlow, type RunFacts, type RunFlowContext } from "./run-flow.js";
 
 export interface RouteDeps extends Omit<RunFlowContext, "registry" | "executor">, RevokeDeps {
@@ -26,7 +28,7 @@ function elapsedMs(started: number): number {
   return Math.round((performance.now() - started) * 10) / 10;
 }
 
-/** `GET /v1/identity`, `POST /v1/ops` and `POST /v1/run`; the guards in front of them are hooks on the app. */
+/** `GET /v1/identity`, `POST /v1/ops`, `POST /v1/search` and `POST /v1/run`; the guards in front of them are hooks on the app. */
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.get("/v1/identity", async () => ({ public_key: deps.publicKey, registry: deps.live.current().info }));
 
@@ -47,6 +49,13 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       return answer(reply, deps, record, 200, answered, true);
     }
     return answered;
+  });
+
+  const search = createSearch();
+  app.post("/v1/search", async (request, reply) => {
+    const parsed = parseBody(searchBodySchema, request.body);
+    if (!parsed.ok) return reply.code(400).send(httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
+    return search(parsed.value, deps);
   });
 
   app.post("/v1/run", async (request, reply) => {

@@ -218,6 +218,26 @@ describe("openGrant refusals", () => {
     expect(refusal(() => openA(token, NOW + 10_000))).toBe("expired");
   });
 
+  it("says which integration an expired grant was for, never its credential", () => {
+    const token = issueGrant(input());
+    const error = thrown(() => openA(token, NOW + 10_000));
+    expect(error.code).toBe("expired");
+    const opened = openA(token);
+    expect(error.grant).toEqual({
+      gid: opened.gid,
+      iss: opened.iss,
+      integration: opened.integration,
+      manifest_hash: opened.manifest_hash,
+      access: opened.access,
+      ...(opened.ops === undefined ? {} : { ops: opened.ops }),
+      iat: opened.iat,
+      exp: opened.exp,
+    });
+    expect(JSON.stringify(error.grant)).not.toContain(opened.cred.token);
+    // Any other refusal carries nothing of the grant.
+    expect(thrown(() => openA(issueGrant(input({ now: NOW + 61 })), NOW)).grant).toBeUndefined();
+  });
+
   it("refuses a grant issued more than 60 seconds in the future (not_yet_valid)", () => {
     expect(refusal(() => openA(issueGrant(input({ now: NOW + 61 })), NOW))).toBe("not_yet_valid");
   });

@@ -1,5 +1,5 @@
 export { ready } from "./sodium.js";
-export { GrantError, GRANT_ERROR_CODES, type GrantErrorCode } from "./grant-error.js";
+export { GrantError, GRANT_ERROR_CODES, expiredGrantSummary, type GrantErrorCode, type ExpiredGrantSummary } from "./grant-error.js";
 export { generateMemberKeys, generateBotKeys, type KeyPair } from "./keys.js";
 export { issueGrant, GRANT_PREFIX, type IssueGrantInput } from "./issue-grant.js";
 export { openGrant, type OpenGrantOptions } from "./open-grant.js";

@@ -1,5 +1,5 @@
 import { decodeKey, transientFromBase64Url } from "./base64url.js";
-import { GrantError } from "./grant-error.js";
+import { expiredGrantSummary, GrantError } from "./grant-error.js";
 import { checkGrantPayload, grantJson, isUnixSeconds, type Grant } from "./grant-payload.js";
 import { GRANT_PREFIX } from "./issue-grant.js";
 import type { KeyPair } from "./keys.js";
@@ -73,6 +73,6 @@ export function openGrant(sealed: string, options: OpenGrantOptions): Grant {
     throw new GrantError("ttl_too_long", `the grant lives longer than ${MAX_GRANT_TTL_SECONDS} seconds`);
   }
   if (grant.iat > now + CLOCK_SKEW_SECONDS) throw new GrantError("not_yet_valid", "the grant was issued in the future");
-  if (grant.exp + CLOCK_SKEW_SECONDS <= now) throw new GrantError("expired", "the grant has expired");
+  if (grant.exp + CLOCK_SKEW_SECONDS <= now) throw new GrantError("expired", "the grant has expired", expiredGrantSummary(grant));
   return grant;
 }
