@@ -10,6 +10,7 @@ import { list } from "./commands/list.js";
 import { registrySign, registryVerify } from "./commands/registry.js";
 import { revoke } from "./commands/revoke.js";
 import { run } from "./commands/run.js";
+import { search } from "./commands/search.js";
 import { show } from "./commands/show.js";
 import { validate } from "./commands/validate.js";
 import { processIo, UsageError, type CommandIo } from "./io.js";
@@ -55,6 +56,10 @@ export const USAGE = `usage: integrations <command>
                             from the command line (every local user can read it).
                             Default sidecar: unix:$SIDECAR_HOME/sidecar.sock. With more
                             to read the envelope has next_page: pass it to --page, same args
+  search <words...> [--category c] [--access read|write] [--limit n] [--json]
+         [--dir d | --broker <url> | --sidecar <url> [--grant @file]... [--caller-token-file f]]
+                            rank integrations and ops; with a sidecar and the bot's
+                            grants, say for each op whether it is ready or what is missing
 `;
 
 function noPositionals(args: ParsedArgs, command: string): void {
@@ -196,6 +201,26 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
         if (args.positionals.length !== 1) throw new UsageError("graphql check takes one manifest file: integrations graphql check <manifest> --schema <file.graphql>");
         return await graphqlCheck(
           { manifest: args.positionals[0] as string, schema: oneFlag(args, "schema", { required: true }), allow: oneFlag(args, "allow"), json: args.flags.has("json") },
+          io,
+        );
+      }
+      case "search": {
+        const args = parseArgs(rest, { values: ["dir", "broker", "sidecar", "grant", "caller-token-file", "category", "access", "limit"], booleans: ["json"] });
+        if (args.positionals.length === 0) throw new UsageError("search takes the words to look for");
+        const home = io.env.SIDECAR_HOME ?? join(homedir(), ".eleven-sidecar");
+        return await search(
+          {
+            words: args.positionals.join(" "),
+            dir: oneFlag(args, "dir"),
+            broker: oneFlag(args, "broker"),
+            sidecar: oneFlag(args, "sidecar"),
+            callerTokenFile: oneFlag(args, "caller-token-file") ?? join(home, "caller-token"),
+            grants: args.flags.get("grant") ?? [],
+            category: oneFlag(args, "category"),
+            access: oneFlag(args, "access"),
+            limit: oneFlag(args, "limit"),
+            json: args.flags.has("json"),
+          },
           io,
         );
       }
