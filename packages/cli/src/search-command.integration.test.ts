@@ -2,7 +2,6 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FastifyInstance } from "fastify";
 import { ready } from "@eleven-integrations/grants";
 import { loadRegistry } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
@@ -13,7 +12,7 @@ import type { CommandIo } from "./io.js";
 
 let dir: string;
 let sidecar: RunningSidecar;
-let broker: FastifyInstance;
+let broker: ReturnType<typeof buildApp>;
 let brokerUrl: string;
 let memberFile: string;
 
