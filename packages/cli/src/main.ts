@@ -7,6 +7,7 @@ import { keys } from "./commands/keys.js";
 import { openapiCheck } from "./commands/openapi-check.js";
 import { openapiImport } from "./commands/openapi-import.js";
 import { list } from "./commands/list.js";
+import { mcp } from "./commands/mcp.js";
 import { registrySign, registryVerify } from "./commands/registry.js";
 import { revoke } from "./commands/revoke.js";
 import { run } from "./commands/run.js";
@@ -60,6 +61,9 @@ export const USAGE = `usage: integrations <command>
          [--dir d | --broker <url> | --sidecar <url> [--grant @file]... [--caller-token-file f]]
                             rank integrations and ops; with a sidecar and the bot's
                             grants, say for each op whether it is ready or what is missing
+  mcp --sidecar <url> --grant @file [--grant @file]... [--caller-token-file f]
+                            a Model Context Protocol server on stdio whose tools are
+                            the ops the grants allow; every call goes through the sidecar
 `;
 
 function noPositionals(args: ParsedArgs, command: string): void {
@@ -220,6 +224,19 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
             access: oneFlag(args, "access"),
             limit: oneFlag(args, "limit"),
             json: args.flags.has("json"),
+          },
+          io,
+        );
+      }
+      case "mcp": {
+        const args = parseArgs(rest, { values: ["sidecar", "grant", "caller-token-file"] });
+        noPositionals(args, "mcp");
+        const home = io.env.SIDECAR_HOME ?? join(homedir(), ".eleven-sidecar");
+        return await mcp(
+          {
+            sidecar: oneFlag(args, "sidecar") ?? io.env.ELEVEN_SIDECAR_URL ?? "http://127.0.0.1:8787",
+            callerTokenFile: oneFlag(args, "caller-token-file") ?? join(home, "caller-token"),
+            grants: args.flags.get("grant") ?? [],
           },
           io,
         );

@@ -1,0 +1,95 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { SidecarAnswer } from "../sidecar-call.js";
+import { toolCatalog, type ToolCatalog } from "./grant-tools.js";
+import type { PaletteAnswer } from "./palette.js";
+import { CONFIRMATION_INPUT, PAGE_INPUT } from "./tool-schema.js";
+import { runResult, toolError } from "./tool-result.js";
+
+export interface McpServerOptions {
+  /** POSTs JSON to the sidecar; throws when it cannot be reached. */
+  call: (path: string, body: unknown) => Promise<SidecarAnswer>;
+  /** Reads the grants afresh, in the order given: a member may replace an expired grant's file while the server runs. */
+  readGrants: () => Promise<string[]>;
+  /** Where problems with grants are reported (stderr: stdout carries the protocol). */
+  log: (line: string) => void;
+  version: string;
+}
+
+/**
+ * The MCP server of a bot's grants: its tools are the ops the grants allow, as
+ * the sidecar's `POST /v1/ops` lists them, and every call is a `POST /v1/run`.
+ * It holds no token and no key: the grants are sealed to the bot, and only the
+ * sidecar opens them.
+ */
+export function createMcpServer(options: McpServerOptions): { server: Server; catalog: () => Promise<ToolCatalog> } {
+  const server = new Server({ name: "eleven-integrations", version: options.version }, { capabilities: { tools: { listChanged: false } } });
+
+  const catalog = async (): Promise<ToolCatalog> => {
+    const grants = await options.readGrants();
+    const palettes = await Promise.all(
+      grants.map(async (grant, index) => {
+        const answer = await options.call("/v1/ops", { grant });
+        if (answer.statusCode !== 200) {
+          const error = (answer.body as { error?: { code?: string; message?: string } }).error;
+          const refused: PaletteAnswer = {
+            status: "error",
+            integration: null,
+            error: { code: error?.code ?? "sidecar_error", message: error?.message ?? `the sidecar answered ${answer.statusCode}`, next_action: "Check the grant file and the caller token." },
+          };
+          return { grant: index, answer: refused };
+        }
+        return { grant: index, answer: answer.body as PaletteAnswer };
+      }),
+    );
+    const built = toolCatalog(palettes);
+    for (const problem of built.problems) options.log(problem);
+    return built;
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await catalog()).tools.map((entry) => entry.tool) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    let current: ToolCatalog;
+    try {
+      current = await catalog();
+    } catch (error) {
+      return toolError({ code: "sidecar_unreachable", message: (error as Error).message, next_action: "Start the sidecar, or point --sidecar at it, then try again." });
+    }
+    const entry = current.tools.find((candidate) => candidate.tool.name === request.params.name);
+    if (entry === undefined) {
+      // A grant that no longer opens (expired, most often) takes its tools with it: say why, with the sidecar's next action.
+      const refusal = current.refusals[0];
+      if (refusal !== undefined) return toolError(refusal);
+      return toolError({ code: "unknown_tool", message: `no tool ${request.params.name} for these grants`, next_action: "List the tools again: they are the ops the grants allow." });
+    }
+    const input = request.params.arguments ?? {};
+    const args: Record<string, string> = {};
+    let page: string | undefined;
+    let confirmation: string | undefined;
+    for (const [name, value] of Object.entries(input)) {
+      if (typeof value !== "string") {
+        return toolError({ code: "invalid_args", message: `${name} must be a string`, next_action: "Pass every argument as a string." });
+      }
+      if (name === PAGE_INPUT && entry.operation.pages === true && !(name in entry.operation.args)) page = value;
+      else if (name === CONFIRMATION_INPUT && entry.operation.access === "write" && !(name in entry.operation.args)) confirmation = value;
+      else args[name] = value;
+    }
+    const grants = await options.readGrants();
+    const body = {
+      grant: grants[entry.grant],
+      op: entry.operation.id,
+      args,
+      ...(page === undefined ? {} : { page }),
+      ...(confirmation === undefined ? {} : { confirmation }),
+    };
+    try {
+      const answer = await options.call("/v1/run", body);
+      return runResult(answer.statusCode, answer.body);
+    } catch (error) {
+      return toolError({ code: "sidecar_unreachable", message: (error as Error).message, next_action: "Start the sidecar, or point --sidecar at it, then try again." });
+    }
+  });
+
+  return { server, catalog };
+}
