@@ -4,7 +4,7 @@ import { toolName } from "./tool-name.js";
 import { toolInputSchema } from "./tool-schema.js";
 import type { PaletteOperation } from "./palette.js";
 
-const list: PaletteOperation = { id: "items.list", label: "List items", access: "read", args: { cursor: { description: "where to start" } }, pages: true };
+const list: PaletteOperation = { id: "items.list", label: "List items", access: "read", args: { cursor: { description: "where to start" }, kind: { enum: ["a", "b"] } }, page: { arg: "cursor" } };
 const remove: PaletteOperation = { id: "items.delete", label: "Delete an item", access: "write", args: { id: { required: true, pattern: "[0-9]+" } }, confirm: "Delete item {id}", destructive: true };
 
 describe("tool names", () => {
@@ -15,11 +15,11 @@ describe("tool names", () => {
 });
 
 describe("tool input schemas", () => {
-  it("add page to a paging op and confirmation to a write, anchor patterns, default maxLength 256", () => {
+  it("add page to a paging op (in place of its cursor arg) and confirmation to a write, anchor patterns, default maxLength 256", () => {
     expect(toolInputSchema(list)).toEqual({
       type: "object",
       properties: {
-        cursor: { type: "string", maxLength: 256, description: "where to start" },
+        kind: { type: "string", maxLength: 256, enum: ["a", "b"] },
         page: { type: "string", maxLength: 1024, description: expect.stringContaining("next_page") },
       },
       additionalProperties: false,

@@ -63,7 +63,7 @@ function describeTool(name: string, integration: string, operation: PaletteOpera
   const sentences = [`${operation.label}.`, `${integration} ${operation.id}, ${read ? "read-only" : "writes"}.`];
   if (!read) sentences.push(`Runs only after the member confirms the line “${operation.confirm ?? operation.label}”: call without a confirmation to get the line to show them.`);
   if (operation.destructive === true) sentences.push("Destructive: hard or impossible to undo.");
-  if (operation.pages === true) sentences.push("Answers one page; pass its next_page as page to get the next.");
+  if (operation.page !== undefined) sentences.push("Answers one page; pass its next_page as page to get the next.");
   return {
     name,
     title: operation.label,

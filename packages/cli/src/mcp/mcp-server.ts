@@ -71,7 +71,7 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
       if (typeof value !== "string") {
         return toolError({ code: "invalid_args", message: `${name} must be a string`, next_action: "Pass every argument as a string." });
       }
-      if (name === PAGE_INPUT && entry.operation.pages === true && !(name in entry.operation.args)) page = value;
+      if (name === PAGE_INPUT && entry.operation.page !== undefined) page = value;
       else if (name === CONFIRMATION_INPUT && entry.operation.access === "write" && !(name in entry.operation.args)) confirmation = value;
       else args[name] = value;
     }

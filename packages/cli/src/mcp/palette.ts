@@ -15,8 +15,8 @@ export interface PaletteOperation {
   args: Record<string, PaletteArg>;
   confirm?: string;
   destructive?: boolean;
-  /** Present when the op pages: a run may pass `page` (the `next_page` of the previous answer). */
-  pages?: boolean;
+  /** Present when the op pages: `arg` carries the cursor; a run passes `page` (the `next_page` of the previous answer) instead. */
+  page?: { arg: string };
 }
 
 /** `POST /v1/ops`'s answer for one grant. */

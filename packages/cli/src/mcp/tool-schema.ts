@@ -26,16 +26,19 @@ export interface ToolInputSchema {
  * The JSON Schema of a tool's input: one string per arg with its description,
  * `maxLength` (the manifest's `max_length`, code points, default 256),
  * `pattern` anchored (a manifest pattern matches the whole value) and `enum`;
- * the required args; `page` for a paging op and `confirmation` for a write.
+ * the required args; `page` for a paging op (in place of its cursor arg) and
+ * `confirmation` for a write.
  */
 export function toolInputSchema(operation: PaletteOperation): ToolInputSchema {
   const properties: Record<string, JsonSchemaString> = {};
   const required: string[] = [];
   for (const [name, arg] of Object.entries(operation.args)) {
+    // The cursor arg of a paging op is filled from `page`, never by hand.
+    if (operation.page !== undefined && name === operation.page.arg) continue;
     properties[name] = argSchema(arg);
     if (arg.required === true) required.push(name);
   }
-  if (operation.pages === true && !(PAGE_INPUT in properties)) {
+  if (operation.page !== undefined && !(PAGE_INPUT in properties)) {
     properties[PAGE_INPUT] = { type: "string", maxLength: 1024, description: "The next_page of the previous result, to get the page after it. Leave out for the first page." };
   }
   if (operation.access === "write" && !(CONFIRMATION_INPUT in properties)) {
