@@ -4,6 +4,8 @@ import type { Manifest, Operation } from "@eleven-integrations/schema";
 import { createSearchIndex, type OperationHit, type SearchIndex } from "@eleven-integrations/search";
 import type { GrantOpener } from "./grant-opener.js";
 import type { SearchBody } from "./search-body.js";
+import type { SharedState } from "./shared-state.js";
+import { REVOKED_REFUSAL } from "./state-refusals.js";
 
 /** Whether the bot can run an op now, or what is missing. */
 export type Readiness = "ready" | "needs_grant" | "grant_expired" | "needs_write_grant" | "manifest_changed";
@@ -49,6 +51,8 @@ interface KnownGrant {
 export interface SearchContext {
   registry: Registry;
   openGrant: GrantOpener;
+  /** Revocations: a revoked grant runs nothing, so it makes nothing ready. */
+  state: Pick<SharedState, "isRevoked">;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -61,7 +65,7 @@ const DEFAULT_LIMIT = 20;
  * (`manifest_changed`); a grant to the integration only reads
  * (`needs_write_grant`); no grant covers it (`needs_grant`).
  */
-export function createSearch(): (body: SearchBody, context: SearchContext) => SearchAnswer {
+export function createSearch(): (body: SearchBody, context: SearchContext) => Promise<SearchAnswer> {
   let cached: { hash: string; index: SearchIndex } | undefined;
   const indexOf = (registry: Registry): SearchIndex => {
     // A synced registry can replace the one this app started with: the index follows its hash.
@@ -69,8 +73,8 @@ export function createSearch(): (body: SearchBody, context: SearchContext) => Se
     return cached.index;
   };
 
-  return (body, context) => {
-    const { known, statuses } = readGrants(body.grants, context);
+  return async (body, context) => {
+    const { known, statuses } = await readGrants(body.grants, context);
     const hits = indexOf(context.registry).search(body.q, {
       kind: "op",
       category: body.category,
@@ -97,10 +101,10 @@ export function createSearch(): (body: SearchBody, context: SearchContext) => Se
   };
 }
 
-function readGrants(sealed: readonly string[], context: SearchContext): { known: KnownGrant[]; statuses: GrantStatus[] } {
+async function readGrants(sealed: readonly string[], context: SearchContext): Promise<{ known: KnownGrant[]; statuses: GrantStatus[] }> {
   const known: KnownGrant[] = [];
   const statuses: GrantStatus[] = [];
-  sealed.forEach((token, index) => {
+  for (const [index, token] of sealed.entries()) {
     let grant: Grant;
     try {
       grant = context.openGrant(token);
@@ -113,12 +117,17 @@ function readGrants(sealed: readonly string[], context: SearchContext): { known:
       } else {
         statuses.push({ index, status: "error", integration: null, code: "grant_invalid", message: `grant refused (${error.code}): ${error.message}` });
       }
-      return;
+      continue;
     }
     const current = context.registry.manifestHash(grant.integration);
     if (current === undefined) {
       statuses.push({ index, status: "error", integration: grant.integration, code: "grant_invalid", message: `this sidecar does not run the integration ${grant.integration}` });
-      return;
+      continue;
+    }
+    // Searching runs nothing: what this sidecar knows is enough while the shared store is down.
+    if (await context.state.isRevoked(grant.gid, grant.iss, "local-ok")) {
+      statuses.push({ index, status: "error", integration: grant.integration, code: "grant_invalid", message: REVOKED_REFUSAL.message });
+      continue;
     }
     const state = current === grant.manifest_hash ? "valid" : "manifest_changed";
     known.push({ index, state, integration: grant.integration, access: grant.access, ops: grant.ops, exp: grant.exp });
@@ -127,7 +136,7 @@ function readGrants(sealed: readonly string[], context: SearchContext): { known:
     } else {
       statuses.push({ index, status: "error", integration: grant.integration, code: "manifest_changed", message: `the ${grant.integration} manifest changed since the member granted it` });
     }
-  });
+  }
   return { known, statuses };
 }
 

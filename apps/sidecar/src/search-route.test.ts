@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateBotKeys } from "@eleven-integrations/grants";
-import { grantFor, MEMBER_TOKEN } from "./__fixtures__/grant-kit.js";
+import { generateBotKeys, signRevocation } from "@eleven-integrations/grants";
+import { grantFor, member, MEMBER_TOKEN } from "./__fixtures__/grant-kit.js";
 import { authorized, testApp, type TestApp } from "./__fixtures__/test-app.js";
 import type { SearchAnswer, SearchResultEntry } from "./search-readiness.js";
 
@@ -86,6 +86,16 @@ describe("POST /v1/search: ranked ops with readiness", () => {
     expect(result(answer, "github", "issues.create")).toMatchObject({ readiness: "grant_expired", grant: 2 });
     expect(answer.grants.map((grant) => grant.status)).toEqual(["error", "ok", "error"]);
     expect(answer.grants[0]).toMatchObject({ integration: null, code: "grant_invalid" });
+  });
+
+  it("a revoked grant makes nothing ready: it is reported grant_invalid", async () => {
+    const grant = grantFor({ access: "read" });
+    expect((await search({ q: "list github issues", grants: [grant] })).results[0]?.readiness).toBe("ready");
+    const revoked = await harness.app.inject({ method: "POST", url: "/v1/revoke", headers: authorized, payload: { revocation: signRevocation({ member, grant }) } });
+    expect(revoked.json()).toMatchObject({ status: "ok" });
+    const answer = await search({ q: "list github issues", grants: [grant] });
+    expect(answer.results[0]).toMatchObject({ op: "issues.list", readiness: "needs_grant" });
+    expect(answer.grants[0]).toEqual({ index: 0, status: "error", integration: "github", code: "grant_invalid", message: "the member revoked this grant" });
   });
 
   it("ranks with the shared index and honours category, access and limit", async () => {
