@@ -58,10 +58,11 @@ export const USAGE = `usage: integrations <command>
                             Default sidecar: unix:$SIDECAR_HOME/sidecar.sock. With more
                             to read the envelope has next_page: pass it to --page, same args
   search <words...> [--category c] [--access read|write] [--limit n] [--json]
-         [--dir d | --broker <url> | --sidecar <url> [--grant @file]... [--caller-token-file f]]
+         [--dir d | --broker <url> | --sidecar unix:/path|http://127.0.0.1:PORT [--grant @file|-]...
+          [--caller-token-file f]]
                             rank integrations and ops; with a sidecar and the bot's
                             grants, say for each op whether it is ready or what is missing
-  mcp --sidecar <url> --grant @file [--grant @file]... [--caller-token-file f]
+  mcp [--sidecar unix:/path|http://127.0.0.1:PORT] --grant @file [--grant @file]... [--caller-token-file f]
                             a Model Context Protocol server on stdio whose tools are
                             the ops the grants allow; every call goes through the sidecar
 `;
@@ -211,7 +212,7 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
       case "search": {
         const args = parseArgs(rest, { values: ["dir", "broker", "sidecar", "grant", "caller-token-file", "category", "access", "limit"], booleans: ["json"] });
         if (args.positionals.length === 0) throw new UsageError("search takes the words to look for");
-        const home = io.env.SIDECAR_HOME ?? join(homedir(), ".eleven-sidecar");
+        const home = sidecarHome(io.env);
         return await search(
           {
             words: args.positionals.join(" "),
@@ -231,10 +232,10 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
       case "mcp": {
         const args = parseArgs(rest, { values: ["sidecar", "grant", "caller-token-file"] });
         noPositionals(args, "mcp");
-        const home = io.env.SIDECAR_HOME ?? join(homedir(), ".eleven-sidecar");
+        const home = sidecarHome(io.env);
         return await mcp(
           {
-            sidecar: oneFlag(args, "sidecar") ?? io.env.ELEVEN_SIDECAR_URL ?? "http://127.0.0.1:8787",
+            sidecar: oneFlag(args, "sidecar") ?? defaultSidecarAddress(io.env),
             callerTokenFile: oneFlag(args, "caller-token-file") ?? join(home, "caller-token"),
             grants: args.flags.get("grant") ?? [],
           },

@@ -65,7 +65,8 @@ beforeAll(async () => {
   await mkdir(home, { mode: 0o700 });
   await writeFile(join(home, "trusted-members.json"), JSON.stringify([keys.out.trim()]), { mode: 0o600 });
   provider = await startProviderStandIn();
-  sidecar = await startSidecar({ home, port: 0, dispatcher: provider.dispatcher });
+  // The default: the sidecar on its 0600 Unix socket, the MCP server speaking to it there.
+  sidecar = await startSidecar({ home, dispatcher: provider.dispatcher });
 });
 
 afterAll(async () => {
@@ -155,7 +156,7 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
 
     // The member sees the line and signs the tap on their own device.
     const confirmArgs = Object.entries(args).flatMap(([name, value]) => ["--arg", `${name}=${value}`]);
-    const signed = await cli(["confirm", "--member", memberFile, "--gid", required.gid, "github", "issues.create", ...confirmArgs, "--expect-digest", required.args_digest]);
+    const signed = await cli(["confirm", "--member", memberFile, "--gid", required.gid, "github", "issues.create", ...confirmArgs, "--expect-digest", required.args_digest, "--yes"]);
     expect(signed.code).toBe(0);
     const confirmation = signed.out.trim();
 
@@ -219,6 +220,7 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
     const { client, stderr } = await connect([await grantFile("write")]);
     clients.push(client);
     await client.listTools();
+    expect(sidecar.address).toMatch(/^unix:\//);
     expect(stderr()).toContain("serving 8 tools");
     expect(stderr()).not.toContain(TOKEN);
   });

@@ -107,10 +107,10 @@ describe("integrations search", () => {
   it("refuses a grant on the command line, --grant without --sidecar, and a bad --access", async () => {
     const literal = await cli(["search", "x", "--sidecar", sidecar.address, "--caller-token-file", sidecar.callerTokenFile, "--grant", "eg1.abc"]);
     expect(literal.code).toBe(2);
-    expect(literal.err).toContain("--grant takes @file");
+    expect(literal.err).toContain("--grant takes @file or - (standard input), never the grant itself");
     expect((await cli(["search", "x", "--grant", "@/nonexistent"])).err).toContain("--grant needs --sidecar");
     expect((await cli(["search", "x", "--access", "admin"])).code).toBe(2);
     expect((await cli(["search"])).err).toContain("search takes the words to look for");
-    expect((await cli(["search", "x", "--sidecar", "http://example.com:8787"])).err).toContain("loopback");
+    expect((await cli(["search", "x", "--sidecar", "http://example.com:8787", "--caller-token-file", sidecar.callerTokenFile])).err).toContain("loopback http origin");
   });
 });

@@ -2,12 +2,15 @@ import { createRequire } from "node:module";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { UsageError, type CommandIo } from "../io.js";
 import { createMcpServer } from "../mcp/mcp-server.js";
-import { printable } from "../printable.js";
-import { readGrantFile, sidecarClient, SidecarUnreachableError } from "../sidecar-call.js";
+import { readSecretArgument } from "../secret-input.js";
+import { createSidecarClient, readCallerToken, SidecarClientError } from "../sidecar-client.js";
+import { escapeText } from "../terminal-text.js";
 
 export interface McpCommand {
+  /** `unix:/path` or `http://127.0.0.1:P`. */
   sidecar: string;
   callerTokenFile: string;
+  /** Each `@file`: read again on every list and call, so a member can replace an expired grant. */
   grants: readonly string[];
 }
 
@@ -21,11 +24,29 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
  */
 export async function mcp(command: McpCommand, io: CommandIo): Promise<number> {
   if (command.grants.length === 0) throw new UsageError("mcp needs at least one --grant @file");
-  const readGrants = () => Promise.all(command.grants.map(readGrantFile));
+  // Standard input carries the protocol: grants come from files only.
+  if (command.grants.some((reference) => !reference.startsWith("@") || reference === "@-")) {
+    throw new UsageError("mcp takes each --grant as @file (standard input carries the protocol), never the grant itself");
+  }
+  const readGrants = () => Promise.all(command.grants.map((reference) => readSecretArgument("grant", reference, io)));
   await readGrants();
-  const call = await sidecarClient({ sidecar: command.sidecar, callerTokenFile: command.callerTokenFile });
-  const log = (line: string) => io.stderr(`integrations mcp: ${printable(line)}\n`);
-  const { server, catalog } = createMcpServer({ call, readGrants, log, version });
+  let client;
+  try {
+    client = createSidecarClient({ address: command.sidecar, callerToken: await readCallerToken(command.callerTokenFile) });
+  } catch (error) {
+    if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
+    throw error;
+  }
+  const log = (line: string) => io.stderr(`integrations mcp: ${escapeText(line)}\n`);
+  const { server, catalog } = createMcpServer({ call: (path, body) => client.post(path, body), readGrants, log, version });
+  try {
+    return await serve(server, catalog, log);
+  } finally {
+    await client.close();
+  }
+}
+
+async function serve(server: ReturnType<typeof createMcpServer>["server"], catalog: ReturnType<typeof createMcpServer>["catalog"], log: (line: string) => void): Promise<number> {
   try {
     const { tools } = await catalog();
     if (tools.length === 0) {
@@ -34,7 +55,7 @@ export async function mcp(command: McpCommand, io: CommandIo): Promise<number> {
     }
     log(`serving ${tools.length} tools: ${tools.map((entry) => entry.tool.name).join(", ")}`);
   } catch (error) {
-    if (!(error instanceof SidecarUnreachableError)) throw error;
+    if (!SidecarClientError.isInstance(error)) throw error;
     log(error.message);
     return 1;
   }

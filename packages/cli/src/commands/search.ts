@@ -1,16 +1,19 @@
 import { request } from "undici";
 import { createSearchIndex, type SearchHit } from "@eleven-integrations/search";
 import { UsageError, type CommandIo } from "../io.js";
-import { printable } from "../printable.js";
 import { resolveRegistry } from "../resolve-registry.js";
-import { readGrantFile, sidecarClient, SidecarUnreachableError } from "../sidecar-call.js";
+import { oneStandardInput, readSecretArgument } from "../secret-input.js";
+import { createSidecarClient, readCallerToken, SidecarClientError } from "../sidecar-client.js";
+import { escapeJson, escapeText } from "../terminal-text.js";
 
 export interface SearchCommand {
   words: string;
   dir: string | undefined;
   broker: string | undefined;
+  /** `unix:/path` or `http://127.0.0.1:P`; absent: no readiness, the local registry or a broker. */
   sidecar: string | undefined;
   callerTokenFile: string;
+  /** Each `@file` or `-`, never a grant itself. */
   grants: readonly string[];
   category: string | undefined;
   access: string | undefined;
@@ -46,11 +49,19 @@ export async function search(command: SearchCommand, io: CommandIo): Promise<num
   if (command.sidecar !== undefined && command.broker !== undefined) throw new UsageError("give --sidecar or --broker, not both");
 
   if (command.sidecar !== undefined) {
-    const grants = await Promise.all(command.grants.map(readGrantFile));
-    const call = await sidecarClient({ sidecar: command.sidecar, callerTokenFile: command.callerTokenFile });
+    oneStandardInput(command.grants);
+    const grants: string[] = [];
+    for (const reference of command.grants) grants.push(await readSecretArgument("grant", reference, io));
+    let client;
+    try {
+      client = createSidecarClient({ address: command.sidecar, callerToken: await readCallerToken(command.callerTokenFile) });
+    } catch (error) {
+      if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
+      throw error;
+    }
     let answer;
     try {
-      answer = await call("/v1/search", {
+      answer = await client.post("/v1/search", {
         q: command.words,
         grants,
         ...(command.category === undefined ? {} : { category: command.category }),
@@ -58,16 +69,18 @@ export async function search(command: SearchCommand, io: CommandIo): Promise<num
         limit,
       });
     } catch (error) {
-      if (!(error instanceof SidecarUnreachableError)) throw error;
+      if (!SidecarClientError.isInstance(error)) throw error;
       io.stderr(`${error.message}\n`);
       return 1;
+    } finally {
+      await client.close();
     }
-    if (answer.statusCode !== 200) {
-      io.stderr(`the sidecar refused the search (${answer.statusCode}): ${printable(JSON.stringify(answer.body))}\n`);
+    if (answer.statusCode !== 200 || answer.json === undefined) {
+      io.stderr(`the sidecar refused the search (${answer.statusCode}): ${escapeText(answer.text.slice(0, 500))}\n`);
       return 1;
     }
-    const body = answer.body as { results: ReadinessHit[] };
-    if (command.json) io.stdout(`${JSON.stringify(body, null, 2)}\n`);
+    const body = answer.json as { results: ReadinessHit[] };
+    if (command.json) io.stdout(`${escapeJson(body)}\n`);
     else printReadiness(body.results, io);
     return body.results.length > 0 ? 0 : 1;
   }
@@ -84,7 +97,7 @@ export async function search(command: SearchCommand, io: CommandIo): Promise<num
     hits = createSearchIndex(registry.integrations()).search(command.words, { category: command.category, access, limit });
     json = { hash: registry.hash, query: { q: command.words, category: command.category ?? null, access: access ?? null }, results: hits };
   }
-  if (command.json) io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+  if (command.json) io.stdout(`${escapeJson(json)}\n`);
   else printHits(hits, io);
   return hits.length > 0 ? 0 : 1;
 }
@@ -106,7 +119,7 @@ async function brokerSearch(broker: string, q: string, category: string | undefi
     const response = await request(url, { method: "GET", headers: { accept: "application/json" } });
     const text = await response.body.text();
     if (response.statusCode !== 200) {
-      io.stderr(`the broker answered ${response.statusCode}: ${printable(text.slice(0, 300))}\n`);
+      io.stderr(`the broker answered ${response.statusCode}: ${escapeText(text.slice(0, 300))}\n`);
       return undefined;
     }
     return JSON.parse(text) as { results: CatalogHit[] };
@@ -124,7 +137,7 @@ function printHits(hits: readonly CatalogHit[], io: CommandIo): void {
       hit.kind === "integration"
         ? `${hit.integration}  ${hit.name}  [${hit.category}, ${hit.auth}]${oauth}`
         : `${hit.integration} ${hit.op}  ${hit.access}${hit.destructive ? ", destructive" : ""}  ${hit.label}${oauth}`;
-    io.stdout(`${String(index + 1).padStart(2)}. ${printable(line)}\n`);
+    io.stdout(`${String(index + 1).padStart(2)}. ${escapeText(line)}\n`);
   });
 }
 
@@ -132,6 +145,6 @@ function printReadiness(results: readonly ReadinessHit[], io: CommandIo): void {
   if (results.length === 0) io.stderr("nothing matches\n");
   results.forEach((result, index) => {
     const head = `${result.integration} ${result.op}  ${result.access}${result.destructive ? ", destructive" : ""}  ${result.label}  [${result.readiness}]`;
-    io.stdout(`${String(index + 1).padStart(2)}. ${printable(head)}\n    ${printable(result.next_action)}\n`);
+    io.stdout(`${String(index + 1).padStart(2)}. ${escapeText(head)}\n    ${escapeText(result.next_action)}\n`);
   });
 }

@@ -1,14 +1,14 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { SidecarAnswer } from "../sidecar-call.js";
+import type { SidecarResponse } from "../sidecar-client.js";
 import { toolCatalog, type ToolCatalog } from "./grant-tools.js";
 import type { PaletteAnswer } from "./palette.js";
 import { CONFIRMATION_INPUT, PAGE_INPUT } from "./tool-schema.js";
 import { runResult, toolError } from "./tool-result.js";
 
 export interface McpServerOptions {
-  /** POSTs JSON to the sidecar; throws when it cannot be reached. */
-  call: (path: string, body: unknown) => Promise<SidecarAnswer>;
+  /** POSTs JSON to the sidecar (the CLI's sidecar client); rejects when it cannot be reached. */
+  call: (path: string, body: unknown) => Promise<SidecarResponse>;
   /** Reads the grants afresh, in the order given: a member may replace an expired grant's file while the server runs. */
   readGrants: () => Promise<string[]>;
   /** Where problems with grants are reported (stderr: stdout carries the protocol). */
@@ -30,8 +30,8 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
     const palettes = await Promise.all(
       grants.map(async (grant, index) => {
         const answer = await options.call("/v1/ops", { grant });
-        if (answer.statusCode !== 200) {
-          const error = (answer.body as { error?: { code?: string; message?: string } }).error;
+        if (answer.statusCode !== 200 || answer.json === undefined) {
+          const error = (answer.json as { error?: { code?: string; message?: string } } | undefined)?.error;
           const refused: PaletteAnswer = {
             status: "error",
             integration: null,
@@ -39,7 +39,7 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
           };
           return { grant: index, answer: refused };
         }
-        return { grant: index, answer: answer.body as PaletteAnswer };
+        return { grant: index, answer: answer.json as PaletteAnswer };
       }),
     );
     const built = toolCatalog(palettes);
@@ -85,7 +85,7 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
     };
     try {
       const answer = await options.call("/v1/run", body);
-      return runResult(answer.statusCode, answer.body);
+      return runResult(answer.statusCode, answer.json);
     } catch (error) {
       return toolError({ code: "sidecar_unreachable", message: (error as Error).message, next_action: "Start the sidecar, or point --sidecar at it, then try again." });
     }
