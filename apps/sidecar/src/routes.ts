@@ -55,7 +55,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.post("/v1/search", async (request, reply) => {
     const parsed = parseBody(searchBodySchema, request.body);
     if (!parsed.ok) return reply.code(400).send(httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
-    return search(parsed.value, deps);
+    return search(parsed.value, runContext(deps));
   });
 
   app.post("/v1/run", async (request, reply) => {
