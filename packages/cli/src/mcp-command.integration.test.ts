@@ -106,6 +106,8 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
         owner: { type: "string", maxLength: 39, pattern: "^(?:^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$)$", description: "Account or organization that owns the repository (e.g. octocat)" },
         repo: { type: "string", maxLength: 100, pattern: "^(?:^[A-Za-z0-9._-]{1,100}$)$", description: "Repository name without the owner (e.g. Hello-World)" },
         state: { type: "string", maxLength: 256, enum: ["open", "closed", "all"], description: "Issue state (default open)" },
+        // The manifest's cursor arg (also named page) is replaced by the opaque page input.
+        page: { type: "string", maxLength: 1024, description: "The next_page of the previous result, to get the page after it. Leave out for the first page." },
       },
       required: ["owner", "repo"],
       additionalProperties: false,
@@ -137,6 +139,31 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
     expect(provider.requests.length).toBe(before + 1);
     expect(provider.requests.at(-1)).toMatchObject({ method: "GET", authorization: `Bearer ${TOKEN}` });
     expect(provider.requests.at(-1)?.url).toBe("/user/repos?sort=updated&per_page=30");
+  });
+
+  it("pages a read: next_page in the result, page on the next call, until the last page", async () => {
+    const { client } = await connect([await grantFile("read")]);
+    clients.push(client);
+    const titles: string[] = [];
+    let page: string | undefined;
+    for (let call = 0; call < 3; call += 1) {
+      const args: Record<string, string> = { owner: "octocat", repo: "hello-world", ...(page === undefined ? {} : { page }) };
+      const result = (await client.callTool({ name: "github__issues__list", arguments: args })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const structured = result.structuredContent as { status: string; data: { title: string }[]; next_page?: string };
+      expect(structured.status).toBe("ok");
+      titles.push(...structured.data.map((issue) => issue.title));
+      page = structured.next_page;
+      if (call < 2) {
+        expect(typeof page).toBe("string");
+        expect(text(result)).toContain(`page set to next_page: ${page}`);
+      }
+    }
+    expect(titles).toEqual(["Fifth", "Fourth", "Third"]);
+    expect(page).toBeUndefined();
+    const tampered = (await client.callTool({ name: "github__issues__list", arguments: { owner: "octocat", repo: "hello-world", page: "not-a-page" } })) as CallToolResult;
+    expect(tampered.isError).toBe(true);
+    expect(tampered.structuredContent).toMatchObject({ error: { code: "invalid_args" } });
   });
 
   it("a write without confirmation answers the line, details and args digest (not an error); with the member's confirmation it runs once", async () => {
