@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import type { FastifyInstance } from "fastify";
-import { startServer, startupFailure } from "./run-server.js";
+import { startServer, startupFailure } from "./server/run-server.js";
 
 /** How long in-flight requests get to finish after SIGINT/SIGTERM. */
 const CLOSE_TIMEOUT_MS = 10_000;

@@ -2,7 +2,7 @@ import type { Registry } from "@eleven-integrations/loader";
 import type { FastifyInstance } from "fastify";
 import type { Dispatcher } from "undici";
 import { buildApp } from "../app.js";
-import type { BrokerConfig } from "../config.js";
+import type { BrokerConfig } from "../config/config.js";
 import { CLIENT_ID, CLIENT_SECRET, PUBLIC_URL, RETURN_TO, randomKey, testRegistry } from "./test-registry.js";
 
 export interface TestApp {

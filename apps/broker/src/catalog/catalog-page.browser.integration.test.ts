@@ -1,0 +1,110 @@
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { loadRegistry } from "@eleven-integrations/loader";
+import { manifestFiles } from "@eleven-integrations/manifests";
+import { buildApp } from "../app.js";
+import { CHROMIUM_ARGS, ensureChromium } from "../__fixtures__/chromium.js";
+import { PUBLIC_URL, randomKey } from "../__fixtures__/test-registry.js";
+
+// Screenshots go to the test's output folder (gitignored).
+const OUTPUT = fileURLToPath(new URL("../../test-output/", import.meta.url));
+
+let app: ReturnType<typeof buildApp>;
+let origin: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  const executablePath = ensureChromium();
+  app = buildApp({
+    registry: loadRegistry(manifestFiles),
+    publicUrl: PUBLIC_URL,
+    stateKey: randomKey(),
+    oauthApps: { github: { clientId: "Iv1.browser", clientSecret: "browser-test-client-secret" } },
+    allowedReturnTo: [],
+    logger: false,
+  });
+  origin = await app.listen({ host: "127.0.0.1", port: 0 });
+  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  mkdirSync(OUTPUT, { recursive: true });
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+/** A page that records console errors, page errors and CSP violations. */
+async function openPage(javaScript = true): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ javaScriptEnabled: javaScript });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  if (javaScript) {
+    await page.addInitScript({
+      content: 'document.addEventListener("securitypolicyviolation", (event) => console.error("CSP violation: " + event.violatedDirective));',
+    });
+  }
+  return { page, problems };
+}
+
+const visible = (page: Page) =>
+  page.$$eval("main article", (articles) => articles.filter((article) => !(article as unknown as { hidden: boolean }).hidden).map((article) => article.id));
+
+describe("the catalog page in a real headless chromium", () => {
+  it("loads, searches, filters by category and follows a result, with no console error and the CSP holding", async () => {
+    const { page, problems } = await openPage();
+    const response = await page.goto(`${origin}/`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
+    expect(await page.title()).toBe("Eleven integrations");
+    expect((await visible(page)).length).toBe(manifestFiles.length);
+
+    // Search: the form submits to the server, which ranks with the shared index (typo tolerant).
+    await page.fill("#q", "close githb issue");
+    await Promise.all([page.waitForURL(/\?q=close/), page.click("form[role=search] button[type=submit]")]);
+    const first = page.locator("#results ol li a").first();
+    expect(await first.textContent()).toBe("GitHub: Close an issue");
+    expect((await visible(page))[0]).toBe("integration-github");
+
+    // Follow the result: the op's row is the target.
+    await first.click();
+    await page.waitForURL(/#op-github-issues\.close$/);
+    expect(await page.$eval(":target", (element) => element.id)).toBe("op-github-issues.close");
+    expect(await page.locator("#op-github-issues\\.close .destructive").textContent()).toBe("destructive");
+
+    // Filter by category: picking one submits the form (the page's one script).
+    await page.fill("#q", "");
+    await Promise.all([page.waitForURL(/category=payments/), page.selectOption("#category", "payments")]);
+    expect(await visible(page)).toEqual(["integration-stripe"]);
+    expect(await page.locator("#count").textContent()).toBe(`Showing 1 of ${manifestFiles.length}`);
+    await page.screenshot({ path: `${OUTPUT}catalog-page.png`, fullPage: true });
+
+    // The CSP holds: an injected inline script is refused and reported.
+    const ran = await page.evaluate(
+      '(() => { const script = document.createElement("script"); script.textContent = "window.__injected = true"; document.body.append(script); return window.__injected === true; })()',
+    );
+    expect(ran).toBe(false);
+    await page.waitForTimeout(200);
+    expect(problems.filter((problem) => problem.includes("CSP violation"))).not.toHaveLength(0);
+    expect(problems.filter((problem) => !problem.includes("CSP violation") && !problem.includes("Content Security Policy"))).toEqual([]);
+    await page.context().close();
+  });
+
+  it("works without JavaScript: the GET form searches and filters on the server", async () => {
+    const { page, problems } = await openPage(false);
+    await page.goto(`${origin}/`);
+    await page.fill("#q", "slack message");
+    await page.selectOption("#category", "communication");
+    await Promise.all([page.waitForURL(/q=slack/), page.click("form[role=search] button[type=submit]")]);
+    expect(page.url()).toContain("category=communication");
+    expect(await page.locator("#results ol li a").first().textContent()).toBe("Slack: Post a message to a channel");
+    expect(await visible(page)).toEqual(["integration-slack"]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,49 @@
+import { createHash } from "node:crypto";
+import { checkReleaseDocument, ReleaseError, verifyRelease } from "@eleven-integrations/grants";
+import { loadRegistryFromRelease, RegistryError, type Registry } from "@eleven-integrations/loader";
+import { BrokerConfigError } from "../config/config.js";
+
+/** The signed registry release a broker serves at `GET /registry.signed`, byte for byte. */
+export interface ServedRelease {
+  /** The document exactly as configured. */
+  readonly body: Buffer;
+  /** Strong ETag: the sha-256 of `body`, quoted. */
+  readonly etag: string;
+  readonly sequence: number;
+  /** The registry the release holds: what `GET /registry`, `/registry/:id` and the page serve. */
+  readonly registry: Registry;
+}
+
+/**
+ * Checks a release document as the broker starts: its shape, and that its
+ * manifests load to its `hash` (sidecars check the signature themselves; see
+ * {@link checkReleaseSignature}). Throws `BrokerConfigError` naming why.
+ */
+export function loadServedRelease(document: string | Uint8Array, previous?: Registry): ServedRelease {
+  const body = Buffer.from(typeof document === "string" ? Buffer.from(document, "utf8") : document);
+  let registry: Registry;
+  let sequence: number;
+  try {
+    const release = checkReleaseDocument(JSON.parse(body.toString("utf8")));
+    sequence = release.registry.sequence;
+    registry = loadRegistryFromRelease(release.registry, { previous });
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new BrokerConfigError([{ path: "release", message: "is not JSON (a truncated file?)" }]);
+    if (ReleaseError.isInstance(error)) throw new BrokerConfigError([{ path: "release", message: `is not a registry release: ${error.message}` }]);
+    if (RegistryError.isInstance(error)) {
+      throw new BrokerConfigError(error.issues.map((issue) => ({ path: `release: ${issue.file}: ${issue.path}`, message: issue.message })));
+    }
+    throw error;
+  }
+  return { body, etag: `"${createHash("sha256").update(body).digest("hex")}"`, sequence, registry };
+}
+
+/** Refuses (BrokerConfigError) a release that none of `releaseKeys` signed; needs libsodium ready. */
+export function checkReleaseSignature(release: ServedRelease, releaseKeys: readonly string[]): void {
+  try {
+    verifyRelease(release.body, { trustedKeys: releaseKeys });
+  } catch (error) {
+    if (!ReleaseError.isInstance(error)) throw error;
+    throw new BrokerConfigError([{ path: "release", message: `does not verify with releaseKeys (${error.code}): ${error.message}` }]);
+  }
+}

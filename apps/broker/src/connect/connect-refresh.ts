@@ -1,0 +1,68 @@
+import type { FastifyInstance } from "fastify";
+import type { TokenEndpointResponse } from "oauth4webapi";
+import { z } from "zod";
+import { BrokerError } from "../server/broker-error.js";
+import { checkClientKey } from "./client-key.js";
+import { resolveOAuthTarget } from "./oauth-integration.js";
+import { refreshOnce } from "./refresh-flight.js";
+import { sealTokens, tokenBundle } from "./token-bundle.js";
+import { refreshFailure, refreshTokens } from "./token-exchange.js";
+
+const MAX_REFRESH_TOKEN_LENGTH = 16 * 1024;
+const bodySchema = z.strictObject({
+  refresh_token: z.string().min(1).max(MAX_REFRESH_TOKEN_LENGTH),
+  client_key: z.string(),
+});
+
+/**
+ * `POST /connect/:id/refresh` `{ refresh_token, client_key }` -> `{ tokens }`,
+ * sealed to the client key, which is checked before the provider is called;
+ * refreshes are limited per client key and per refresh token (429, `Retry-After`).
+ * Browsers may call it from the web origins of the allowed `return_to` values.
+ */
+export async function connectRefresh(app: FastifyInstance): Promise<void> {
+  const { broker } = app;
+
+  app.options("/connect/:id/refresh", async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin !== undefined && broker.allowedOrigins.has(origin)) {
+      reply.headers({
+        "access-control-allow-origin": origin,
+        "access-control-allow-methods": "POST",
+        "access-control-allow-headers": "content-type",
+        "access-control-max-age": "600",
+      });
+    }
+    return reply.header("vary", "Origin").code(204).send();
+  });
+
+  app.post<{ Params: { id: string } }>("/connect/:id/refresh", { bodyLimit: 32 * 1024 }, async (request, reply) => {
+    const origin = request.headers.origin;
+    reply.header("vary", "Origin");
+    if (origin !== undefined && broker.allowedOrigins.has(origin)) reply.header("access-control-allow-origin", origin);
+    if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
+      throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
+    }
+    const body = bodySchema.safeParse(request.body);
+    if (!body.success) throw new BrokerError("invalid_body", "the body must be { refresh_token, client_key }, both strings, nothing else");
+    const clientKey = checkClientKey(body.data.client_key);
+    const target = resolveOAuthTarget(broker, request.params.id);
+    const decision = await broker.refreshLimiter.take({ clientKey, refreshToken: body.data.refresh_token }, Date.now());
+    if (!decision.ok) {
+      request.log.info({ integration: target.manifest.id, retryAfter: decision.retryAfterSeconds }, "refresh refused: over the limit");
+      throw new BrokerError("rate_limited", "too many refreshes for this client or this refresh token: try again later", { retryAfterSeconds: decision.retryAfterSeconds });
+    }
+
+    // One provider call per refresh token, however many callers (and broker instances) ask at once.
+    const tokens: TokenEndpointResponse = await refreshOnce(
+      broker.refreshFlights,
+      target.manifest.id,
+      body.data.refresh_token,
+      () => refreshTokens(broker, target, body.data.refresh_token),
+      (error) => refreshFailure(error, request.log),
+      request.log,
+    );
+    const sealed = sealTokens(tokenBundle(target, tokens, body.data.refresh_token), clientKey);
+    return reply.code(200).header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ tokens: sealed }));
+  });
+}
