@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `eleven-sidecar` command: reads its environment, starts on its Unix socket (or 127.0.0.1 given PORT), closes gracefully on SIGINT/SIGTERM.
-import { closeOnSignals, optionsFromEnvironment } from "./server-environment.js";
-import { SidecarStartError } from "./sidecar-error.js";
-import { startSidecar } from "./server-start.js";
+import { closeOnSignals, optionsFromEnvironment } from "./server/server-environment.js";
+import { SidecarStartError } from "./server/sidecar-error.js";
+import { startSidecar } from "./server/server-start.js";
 
 try {
   const sidecar = await startSidecar(optionsFromEnvironment(process.env));

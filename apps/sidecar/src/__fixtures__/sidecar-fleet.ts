@@ -5,11 +5,11 @@ import { generateBotKeys, signConfirmation, signRevocation, type KeyPair } from 
 import type { FastifyInstance } from "fastify";
 import type { Dispatcher } from "undici";
 import { buildApp } from "../app.js";
-import type { RateLimits } from "../shared-state.js";
+import type { RateLimits } from "../state/shared-state.js";
 import { CALLER_TOKEN, grantFor, lineFor, member, opened, registry, temporaryDirectory, type GrantOptions } from "./grant-kit.js";
 import { httpCall } from "./http-call.js";
 import { readAudit } from "./test-app.js";
-import type { AuditRecord } from "../audit-log.js";
+import type { AuditRecord } from "../audit/audit-log.js";
 
 /** An answer as tests read it: whichever of these fields the body has. */
 export interface LooseAnswer {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { MockAgent, type Dispatcher } from "undici";
 import { buildApp } from "../app.js";
-import type { AuditRecord } from "../audit-log.js";
+import type { AuditRecord } from "../audit/audit-log.js";
 import { bot, CALLER_TOKEN, member, registry, temporaryDirectory } from "./grant-kit.js";
 import { captureLogs, type LogCapture } from "./log-capture.js";
 

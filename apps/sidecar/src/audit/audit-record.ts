@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import type { RunAnswer } from "../run/answers.js";
+import type { AuditRecord } from "./audit-log.js";
+import type { RunFacts } from "../run/run-flow.js";
+
+/** The upstream HTTP status an answer carries, if the executor got one. */
+function upstreamStatus(answer: RunAnswer): number | null {
+  if (answer.status === "ok") return answer.http_status;
+  if (answer.status === "error" && "http_status" in answer.error && typeof answer.error.http_status === "number") {
+    return answer.error.http_status;
+  }
+  return null;
+}
+
+/** The audit line of a run that produced an envelope. */
+export function runAuditRecord(facts: RunFacts, answer: RunAnswer, durationMs: number): AuditRecord {
+  return {
+    time: new Date().toISOString(),
+    audit_id: randomUUID(),
+    gid: facts.gid,
+    member: facts.member,
+    integration: facts.integration,
+    op: facts.op,
+    access: facts.access,
+    args_digest: facts.args_digest,
+    status: answer.status,
+    code: answer.status === "error" ? answer.error.code : null,
+    http_status: upstreamStatus(answer),
+    duration_ms: durationMs,
+  };
+}
+
+/**
+ * The audit line of a call that reached the handler but was not a run
+ * (`invalid_body`, or a failure inside the sidecar): the op only when it is
+ * well-formed, nothing else from the body.
+ */
+export function failedCallAuditRecord(op: string | null, code: string, durationMs: number, facts?: RunFacts): AuditRecord {
+  return {
+    time: new Date().toISOString(),
+    audit_id: randomUUID(),
+    gid: facts?.gid ?? null,
+    member: facts?.member ?? null,
+    integration: facts?.integration ?? null,
+    op,
+    access: facts?.access ?? null,
+    args_digest: facts?.args_digest ?? null,
+    status: "error",
+    code,
+    http_status: null,
+    duration_ms: durationMs,
+  };
+}
+
+/** The line a write gets once every check passed, flushed before it is sent: `status: "started"`. Its outcome follows in a second line. */
+export function startedAuditRecord(facts: RunFacts, durationMs: number): AuditRecord {
+  return {
+    time: new Date().toISOString(),
+    audit_id: randomUUID(),
+    gid: facts.gid,
+    member: facts.member,
+    integration: facts.integration,
+    op: facts.op,
+    access: facts.access,
+    args_digest: facts.args_digest,
+    status: "started",
+    code: null,
+    http_status: null,
+    duration_ms: durationMs,
+  };
+}
+
+/** The line of a revocation `POST /v1/revoke` recorded: `status: "revoked"`, the grant and its member, no op. */
+export function revocationAuditRecord(gid: string, member: string, integration: string, durationMs: number): AuditRecord {
+  return {
+    time: new Date().toISOString(),
+    audit_id: randomUUID(),
+    gid,
+    member,
+    integration,
+    op: null,
+    access: null,
+    args_digest: null,
+    status: "revoked",
+    code: null,
+    http_status: null,
+    duration_ms: durationMs,
+  };
+}

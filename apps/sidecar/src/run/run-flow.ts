@@ -1,0 +1,142 @@
+import type { Executor } from "@eleven-integrations/executor";
+import { argsDigest, confirmDetails, GrantError, renderConfirm, verifyConfirmationAsync, type Grant, type GrantErrorCode } from "@eleven-integrations/grants";
+import type { CompiledOperation } from "@eleven-integrations/loader";
+import { checkAccess } from "./access-check.js";
+import type { Refusal, RunAnswer } from "./answers.js";
+import type { RunBody } from "../guards/body-schemas.js";
+import { checkGrant, type GrantCheckContext } from "./grant-check.js";
+import { REVOKED_REFUSAL, UNAVAILABLE_REFUSAL, rateLimitedRefusal } from "../state/state-refusals.js";
+import { StateUnavailableError, type SharedState } from "../state/shared-state.js";
+
+export interface RunFlowContext extends GrantCheckContext {
+  executor: Executor;
+  /** Consumed confirmations, rate limits and revocations: this process and its journals, or Redis. */
+  state: SharedState;
+}
+
+/** Runs once every check of a write passed, just before it is sent (the durable `started` audit line); if it throws, nothing is sent. */
+export type BeforeWrite = (facts: RunFacts) => Promise<void>;
+
+/** What the audit line says about a run besides its outcome; `null` where the run never learned it. */
+export interface RunFacts {
+  gid: string | null;
+  member: string | null;
+  integration: string | null;
+  op: string;
+  /** The op's access (`write` for a write attempted under a read grant). */
+  access: "read" | "write" | null;
+  args_digest: string;
+}
+
+export interface RunOutcome {
+  answer: RunAnswer;
+  facts: RunFacts;
+}
+
+const CONFIRM_NEXT_ACTION: Partial<Record<GrantErrorCode, string>> = {
+  replayed: "Ask the member to confirm again: each confirmation runs the operation once.",
+  expired: "Ask the member to confirm again: the confirmation expired.",
+  mismatch: "Ask the member to confirm exactly this operation and these args (the line confirmation_required gave).",
+};
+
+/** What is known of a run before any check: filled in as the checks learn more, so even a failure is audited with it. */
+export function initialFacts(body: RunBody): RunFacts {
+  return { gid: null, member: null, integration: null, op: body.op, access: null, args_digest: argsDigest(body.args ?? {}) };
+}
+
+function confirmLine(operation: CompiledOperation, args: Record<string, string>): string {
+  return renderConfirm(operation.confirm ?? operation.label, args);
+}
+
+/**
+ * `POST /v1/run`, every check in the design's order, each refusal final: the
+ * grant opens and names the loaded manifest; the op is the grant's integration's,
+ * on its allow-list and allowed by its access; the args are valid; a write
+ * carries a confirmation that verifies and is consumed here. Only then does the
+ * executor send anything. `facts` (from `initialFacts`) is filled in on the way.
+ */
+export async function runFlow(body: RunBody, facts: RunFacts, context: RunFlowContext, beforeWrite?: BeforeWrite): Promise<RunOutcome> {
+  try {
+    return await checkedRun(body, facts, context, beforeWrite);
+  } catch (error) {
+    if (!StateUnavailableError.isInstance(error)) throw error;
+    return { answer: { status: "error", integration: facts.integration, op: body.op, error: UNAVAILABLE_REFUSAL }, facts };
+  }
+}
+
+async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContext, beforeWrite: BeforeWrite | undefined): Promise<RunOutcome> {
+  const args = body.args ?? {};
+  const refuse = (integration: string | null, refusal: Refusal): RunOutcome => ({
+    answer: { status: "error", integration, op: body.op, error: refusal },
+    facts,
+  });
+
+  const checked = checkGrant(body.grant, context);
+  if (checked.grant !== undefined) noteGrant(facts, checked.grant);
+  if (!checked.ok) return refuse(checked.grant?.integration ?? null, checked.refusal);
+  const { grant } = checked;
+
+  const found = context.registry.operation(grant.integration, body.op);
+  if (found !== undefined) facts.access = found.access;
+  // A write needs the shared answer; a read goes on with what this sidecar knows while the store is down.
+  const strictness = found?.access === "write" ? "shared" : "local-ok";
+  if (await context.state.isRevoked(grant.gid, grant.iss, strictness)) return refuse(grant.integration, REVOKED_REFUSAL);
+  const access = checkAccess(grant, body.op, found);
+  if (!access.ok) return refuse(grant.integration, access.refusal);
+  const { operation } = access;
+
+  // `page` goes to the executor as it came: a page made for another op or args is its invalid_args, nothing sent.
+  const request = { integration: grant.integration, op: body.op, args, ...(body.page === undefined ? {} : { page: body.page }) };
+  // A read goes straight to run, which refuses invalid args the same way before sending;
+  // a write must have valid args before it asks for a confirmation.
+  if (operation.access === "write") {
+    const invalid = context.executor.validate(request);
+    if (invalid !== null) return { answer: invalid, facts };
+    const line = confirmLine(operation, args);
+    if (body.confirmation === undefined) {
+      return {
+        answer: {
+          status: "confirmation_required",
+          integration: grant.integration,
+          op: body.op,
+          confirm: line,
+          details: confirmDetails(operation.confirm ?? operation.label, args),
+          args_digest: facts.args_digest,
+          gid: grant.gid,
+        },
+        facts,
+      };
+    }
+    // Limits first: a write refused for its rate leaves its confirmation unused, to try again later.
+    const limited = await context.state.takeRun(grant.gid, grant.integration, "shared");
+    if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
+    try {
+      await verifyConfirmationAsync(body.confirmation, {
+        grant,
+        op: body.op,
+        args,
+        line,
+        replay: { consume: (key, exp) => context.state.consumeConfirmation(key, exp) },
+      });
+    } catch (error) {
+      if (!GrantError.isInstance(error)) throw error;
+      return refuse(grant.integration, {
+        code: "confirmation_invalid",
+        message: `confirmation refused (${error.code}): ${error.message}`,
+        next_action: CONFIRM_NEXT_ACTION[error.code] ?? "Ask the member to confirm the operation again.",
+      });
+    }
+    await beforeWrite?.(facts);
+  } else {
+    const limited = await context.state.takeRun(grant.gid, grant.integration, "local-ok");
+    if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
+  }
+
+  return { answer: await context.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } }), facts };
+}
+
+function noteGrant(facts: RunFacts, grant: Grant): void {
+  facts.gid = grant.gid;
+  facts.member = grant.iss;
+  facts.integration = grant.integration;
+}

@@ -1,0 +1,75 @@
+import { ReplayCache } from "@eleven-integrations/grants";
+import type { JournalIo } from "../audit/line-journal.js";
+import { consumeBoth, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
+import { ReplayJournal } from "./replay-journal.js";
+import { RevocationJournal } from "./revocation-journal.js";
+import { StateUnavailableError, type RateDecision, type RateLimits, type SharedState } from "./shared-state.js";
+
+export interface LocalStateOptions {
+  /** Consumed confirmations are journaled here (0600); without it, memory only. */
+  replayFile?: string;
+  /** Revocations are journaled here (0600); without it, memory only. */
+  revocationFile?: string;
+  rateLimits?: RateLimits;
+  /** File operations; tests inject a full disk. */
+  io?: JournalIo;
+}
+
+function unixNow(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/**
+ * One sidecar on its own: consumed confirmations and revocations in memory and
+ * journaled on disk (flushed before they count), rate limits in memory.
+ */
+export class LocalState implements SharedState {
+  readonly kind = "local" as const;
+  private readonly journal: ReplayJournal | undefined;
+  private readonly cache: ReplayCache | undefined;
+  private readonly revocations: RevocationJournal;
+  private readonly limiters: LimiterPair;
+
+  constructor(options: LocalStateOptions = {}) {
+    if (options.replayFile === undefined) this.cache = new ReplayCache();
+    else this.journal = new ReplayJournal(options.replayFile, options.io === undefined ? {} : { io: options.io });
+    this.revocations = new RevocationJournal(options.revocationFile, options.io);
+    this.limiters = memoryLimiters(resolveRateLimits(options.rateLimits));
+  }
+
+  async open(): Promise<void> {
+    this.journal?.load();
+    this.revocations.load();
+  }
+
+  async close(): Promise<void> {
+    this.journal?.close();
+    this.revocations.close();
+  }
+
+  async consumeConfirmation(key: string, exp: number): Promise<boolean> {
+    const now = unixNow();
+    if (this.cache !== undefined) return this.cache.consume(key, exp, now);
+    try {
+      return this.journal?.consume(key, exp, now) ?? false;
+    } catch (error) {
+      throw new StateUnavailableError("the replay journal could not be written", { cause: error });
+    }
+  }
+
+  takeRun(gid: string, integration: string): Promise<RateDecision> {
+    return consumeBoth(this.limiters, gid, integration);
+  }
+
+  async revoke(gid: string, member: string, until: number): Promise<void> {
+    try {
+      this.revocations.revoke(gid, member, until);
+    } catch (error) {
+      throw new StateUnavailableError("the revocation journal could not be written", { cause: error });
+    }
+  }
+
+  async isRevoked(gid: string, member: string): Promise<boolean> {
+    return this.revocations.isRevoked(gid, member);
+  }
+}
