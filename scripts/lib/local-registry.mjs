@@ -31,6 +31,10 @@ uplinks:
     url: ${JSON.stringify(uplink)}
     timeout: 60s
     maxage: 30m
+    # verdaccio marks an uplink offline for 5 minutes after 2 failed requests; one
+    # slow answer on a loaded machine must not turn every later install into a 404
+    max_fails: 100
+    fail_timeout: 2s
 packages:
   "@eleven-integrations/*":
     access: $all
