@@ -2,8 +2,8 @@
 // temporary storage folder. `@eleven-integrations/*` lives only here (no uplink,
 // so nothing of ours is ever fetched from or forwarded to another registry);
 // every other package is proxied from `uplink`, the registry npm is configured with.
-import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -67,6 +67,17 @@ async function waitUntilUp(url, child, deadline) {
 }
 
 /**
+ * The certificate authorities npm trusts (its `cafile`), for verdaccio's requests to
+ * the uplink: where a network inspects TLS with its own authority, npm is configured
+ * with it and verdaccio must trust it too, or every proxied package is a 404.
+ */
+function trustNpmCertificates() {
+  if (process.env.NODE_EXTRA_CA_CERTS) return {};
+  const cafile = spawnSync("npm", ["config", "get", "cafile"], { encoding: "utf8" }).stdout?.trim() ?? "";
+  return cafile !== "" && cafile !== "null" && existsSync(cafile) ? { NODE_EXTRA_CA_CERTS: cafile } : {};
+}
+
+/**
  * Starts verdaccio in `dir` on a free loopback port and creates the one user that
  * may publish. Returns `{ url, token, storage, close() }`.
  */
@@ -80,7 +91,7 @@ export async function startLocalRegistry({ dir, uplink }) {
   const output = [];
   const child = spawn(process.execPath, [verdaccioBin, "--config", config, "--listen", `127.0.0.1:${port}`], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, VERDACCIO_HANDLE_KILL_SIGNALS: "true" },
+    env: { ...process.env, ...trustNpmCertificates(), VERDACCIO_HANDLE_KILL_SIGNALS: "true" },
   });
   child.stdout.on("data", (chunk) => output.push(chunk));
   child.stderr.on("data", (chunk) => output.push(chunk));
