@@ -35,3 +35,19 @@ export interface TestRedisServer {
 export function startRedisServer(): Promise<TestRedisServer>;
 /** The path of redis-server, installed with apt-get when missing. */
 export function ensureRedisServer(): string;
+
+/** What a dripping client saw when the server closed on it. */
+export interface SlowAnswer {
+  /** The status line's code, or undefined when the server closed without answering. */
+  status: number | undefined;
+  /** Milliseconds from the first byte sent until the server closed the connection. */
+  closedAfterMs: number;
+  /** Bytes the client had sent when the server closed. */
+  sentBytes: number;
+}
+
+/**
+ * A raw client on 127.0.0.1:`port` that sends `head`, then drips `drip` one
+ * byte every `everyMs` until the server closes the connection (or `giveUpMs`).
+ */
+export function slowRequest(port: number, head: string, drip: string, everyMs: number, giveUpMs?: number): Promise<SlowAnswer>;

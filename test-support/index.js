@@ -43,3 +43,4 @@ export function createLoopbackDispatcher(ca, routes) {
 }
 
 export { startRedisServer, ensureRedisServer } from "./redis.js";
+export { slowRequest } from "./slow-client.js";

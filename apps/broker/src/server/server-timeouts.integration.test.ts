@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { ready } from "@eleven-integrations/grants";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { slowRequest } from "../__fixtures__/slow-client.js";
+import { slowRequest } from "@eleven-integrations/test-support";
 import { testApp } from "../__fixtures__/test-app.js";
 
 let app: FastifyInstance;

@@ -3,7 +3,7 @@ import { ready } from "@eleven-integrations/grants";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CALLER_TOKEN } from "../__fixtures__/grant-kit.js";
-import { slowRequest } from "../__fixtures__/slow-client.js";
+import { slowRequest } from "@eleven-integrations/test-support";
 import { testApp } from "../__fixtures__/test-app.js";
 
 let app: FastifyInstance;

@@ -1,26 +1,18 @@
-import { connect, type Socket } from "node:net";
-
-export interface SlowAnswer {
-  /** The status line's code, or undefined when the server closed without answering. */
-  status: number | undefined;
-  /** Milliseconds from the first byte sent until the server closed the connection. */
-  closedAfterMs: number;
-  /** Bytes the client had sent when the server closed. */
-  sentBytes: number;
-}
+// A raw client that drips a request one byte at a time, for the apps' timeout tests.
+import { connect } from "node:net";
 
 /**
- * A raw client on 127.0.0.1:`port` that sends `head`, then drips `drip` one
- * byte every `everyMs` until the server closes the connection (or `giveUpMs`).
+ * Connects to 127.0.0.1:`port`, sends `head`, then drips `drip` one byte every
+ * `everyMs` until the server closes the connection (or `giveUpMs` passes).
  */
-export function slowRequest(port: number, head: string, drip: string, everyMs: number, giveUpMs = 60_000): Promise<SlowAnswer> {
+export function slowRequest(port, head, drip, everyMs, giveUpMs = 60_000) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const socket: Socket = connect({ host: "127.0.0.1", port });
+    const socket = connect({ host: "127.0.0.1", port });
     let received = "";
     let sentBytes = 0;
     let index = 0;
-    let timer: NodeJS.Timeout | undefined;
+    let timer;
     const finish = () => {
       if (timer !== undefined) clearInterval(timer);
       clearTimeout(giveUp);
@@ -39,7 +31,7 @@ export function slowRequest(port: number, head: string, drip: string, everyMs: n
       sentBytes += Buffer.byteLength(head);
       timer = setInterval(() => {
         if (socket.destroyed || index >= drip.length) return;
-        socket.write(drip[index] as string);
+        socket.write(drip[index]);
         sentBytes += 1;
         index += 1;
       }, everyMs);
