@@ -12,17 +12,24 @@ function upstreamStatus(answer: RunAnswer): number | null {
   return null;
 }
 
-/** The audit line of a run that produced an envelope. */
-export function runAuditRecord(facts: RunFacts, answer: RunAnswer, durationMs: number): AuditRecord {
+/** The fields every line of one run shares: who, what, and the call's one `audit_id`. */
+function runHeader(auditId: string, facts: RunFacts) {
   return {
     time: new Date().toISOString(),
-    audit_id: randomUUID(),
+    audit_id: auditId,
     gid: facts.gid,
     member: facts.member,
     integration: facts.integration,
     op: facts.op,
     access: facts.access,
     args_digest: facts.args_digest,
+  };
+}
+
+/** The audit line of a run that produced an envelope; a write's outcome shares its `started` line's `auditId`. */
+export function runAuditRecord(auditId: string, facts: RunFacts, answer: RunAnswer, durationMs: number): AuditRecord {
+  return {
+    ...runHeader(auditId, facts),
     status: answer.status,
     code: answer.status === "error" ? answer.error.code : null,
     http_status: upstreamStatus(answer),
@@ -53,16 +60,9 @@ export function failedCallAuditRecord(op: string | null, code: string, durationM
 }
 
 /** The line a write gets once every check passed, flushed before it is sent: `status: "started"`. Its outcome follows in a second line. */
-export function startedAuditRecord(facts: RunFacts, durationMs: number): AuditRecord {
+export function startedAuditRecord(auditId: string, facts: RunFacts, durationMs: number): AuditRecord {
   return {
-    time: new Date().toISOString(),
-    audit_id: randomUUID(),
-    gid: facts.gid,
-    member: facts.member,
-    integration: facts.integration,
-    op: facts.op,
-    access: facts.access,
-    args_digest: facts.args_digest,
+    ...runHeader(auditId, facts),
     status: "started",
     code: null,
     http_status: null,

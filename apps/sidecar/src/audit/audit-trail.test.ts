@@ -131,8 +131,10 @@ describe("a write's audit lines", () => {
     const app = bareApp({
       append: async (record, options) => {
         events.push(`${record.status}${options?.durable === true ? " (flushed)" : ""}`);
+        ids.push(record.audit_id);
       },
     });
+    const ids: string[] = [];
     const grant = grantFor({ access: "write" });
     await app.inject({ method: "POST", url: "/v1/run", payload: { grant, op: "issues.create", args: ISSUE_ARGS } });
     const response = await app.inject({
@@ -142,6 +144,9 @@ describe("a write's audit lines", () => {
     });
     expect(response.json()).toMatchObject({ status: "ok" });
     expect(events).toEqual(["confirmation_required", "started (flushed)", "sent", "ok (flushed)"]);
+    // the outcome names the write its started line announced; the earlier call is another one
+    expect(ids[1]).toBe(ids[2]);
+    expect(ids[0]).not.toBe(ids[1]);
     await app.close();
   });
 });

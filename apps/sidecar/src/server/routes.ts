@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { serializeEnvelope } from "@eleven-integrations/executor";
 import type { FastifyInstance, FastifyReply } from "fastify";
@@ -84,11 +85,12 @@ async function handleRun(body: unknown, reply: FastifyReply, deps: RouteDeps): P
     return answer(reply, deps, record, 400, httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
   }
   const facts: RunFacts = initialFacts(parsed.value);
+  const auditId = randomUUID();
   let outcome;
   // A write's `started` line is in the file and flushed before anything is sent; if it cannot be, nothing is.
   const beforeWrite = async (known: RunFacts) => {
     try {
-      await deps.audit.append(startedAuditRecord(known, elapsedMs(started)), { durable: true });
+      await deps.audit.append(startedAuditRecord(auditId, known, elapsedMs(started)), { durable: true });
     } catch (error) {
       throw new AuditUnavailableError(error);
     }
@@ -106,7 +108,7 @@ async function handleRun(body: unknown, reply: FastifyReply, deps: RouteDeps): P
   }
   // An executor envelope goes out as the JSON text the executor already measured.
   const durable = facts.access === "write" && outcome.answer.status !== "confirmation_required";
-  return answer(reply, deps, runAuditRecord(facts, outcome.answer, elapsedMs(started)), 200, serializeEnvelope(outcome.answer), durable);
+  return answer(reply, deps, runAuditRecord(auditId, facts, outcome.answer, elapsedMs(started)), 200, serializeEnvelope(outcome.answer), durable);
 }
 
 /** The `started` line of a write could not be written. */
