@@ -15,7 +15,10 @@ export interface TokenAnswer {
 }
 
 /**
- * A MockAgent standing in for the test manifest's token endpoint: net connect
+ * A MockAgent standing in for the test manifest's token endpoint (a generic
+ * provider, not a real one: its scripted answers take the shapes of RFC 6749
+ * §5.1 and §5.2, https://www.rfc-editor.org/rfc/rfc6749#section-5; each shipped
+ * provider's own quirks are in provider-docs.ts with its documentation): net connect
  * disabled (nothing unscripted can leave), every request captured.
  */
 export function mockTokenEndpoint() {

@@ -1,5 +1,10 @@
 // A loopback TLS stand-in for api.github.com, reached through a dispatcher that
 // connects to 127.0.0.1 while verifying the certificate for api.github.com against a test CA.
+// Its answers copy GitHub's REST documentation, trimmed to the fields the manifest picks:
+// GET /user/repos (https://docs.github.com/en/rest/repos/repos#list-repositories-for-the-authenticated-user),
+// POST /repos/{owner}/{repo}/issues (https://docs.github.com/en/rest/issues/issues#create-an-issue),
+// GET /repos/{owner}/{repo}/issues and its Link header (the pagination page named below), and the
+// `{ message, documentation_url }` error body (https://docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api).
 import Fastify from "fastify";
 import { createLoopbackDispatcher, createTestCertificates, type TestCertificates } from "@eleven-integrations/test-support";
 import type { Dispatcher } from "undici";
