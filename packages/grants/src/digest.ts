@@ -1,5 +1,5 @@
 import { canonicalJson } from "@eleven-integrations/schema";
-import { toBase64Url } from "./base64url.js";
+import { decodeKey, toBase64Url } from "./base64url.js";
 import { lib } from "./sodium.js";
 import { utf8 } from "./text-bytes.js";
 
@@ -20,6 +20,27 @@ export function blake2b256(text: string): Uint8Array {
  */
 export function argsDigest(args: Record<string, string>): string {
   return toBase64Url(argsDigestBytes(args));
+}
+
+/**
+ * What a receipt's `result_digest` is: BLAKE2b-256 of the RFC 8785 JSON of an
+ * envelope's `data`, unpadded base64url. An envelope without data (an error)
+ * digests as JSON `null`.
+ */
+export function resultDigest(data: unknown): string {
+  return toBase64Url(blake2b256(canonicalJson(data === undefined ? null : data)));
+}
+
+/**
+ * The args digest an audit line may carry: keyed BLAKE2b-256 (`crypto_generichash`
+ * with a 32-byte key, a MAC) of the RFC 8785 JSON of `args`, unpadded base64url.
+ * Unlike `argsDigest`, whoever reads the audit file cannot confirm a guess of the
+ * args without the key. `key` is 32 bytes of unpadded base64url (`generateSecretKey()`).
+ * Throws `GrantError` `malformed` for a bad key.
+ */
+export function keyedArgsDigest(args: Record<string, string>, key: string): string {
+  const keyBytes = decodeKey(key, 32, "audit digest key");
+  return toBase64Url(lib().crypto_generichash(32, utf8(flatArgsJson(args) ?? canonicalJson(args)), keyBytes));
 }
 
 /** `argsDigest` as raw bytes. */

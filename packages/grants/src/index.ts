@@ -24,7 +24,21 @@ export {
   type RevocationPayload,
 } from "./revocation.js";
 export { ReplayCache, DEFAULT_REPLAY_ENTRIES } from "./replay-cache.js";
-export { argsDigest, blake2b256Base64Url } from "./digest.js";
+export { argsDigest, keyedArgsDigest, resultDigest, blake2b256Base64Url } from "./digest.js";
+export {
+  generateReceiptKeys,
+  signReceipt,
+  verifyReceipt,
+  type SignReceiptOptions,
+  type VerifyReceiptOptions,
+} from "./receipt.js";
+export {
+  receiptPayloadSchema,
+  RECEIPT_PREFIX,
+  MAX_RECEIPT_LENGTH,
+  type ReceiptPayload,
+  type ReceiptInput,
+} from "./receipt-payload.js";
 export { renderConfirm, confirmDetails, type ConfirmDetail, type ConfirmDetailFlag } from "./render-confirm.js";
 export { findLookAlike, type LookAlike } from "./look-alike.js";
 export { sealToPublicKey, openSealed } from "./seal.js";

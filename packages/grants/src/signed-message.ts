@@ -6,6 +6,8 @@ export const GRANT_CONTEXT = utf8("eleven.grant.v1");
 export const CONFIRM_CONTEXT = utf8("eleven.confirm.v1");
 /** Domain-separation context of a revocation signature. */
 export const REVOKE_CONTEXT = utf8("eleven.revoke.v1");
+/** Domain-separation context of a sidecar's receipt signature. */
+export const RECEIPT_CONTEXT = utf8("eleven.receipt.v1");
 
 /**
  * The bytes a member signs: each part preceded by its length as a 4-byte

@@ -1,0 +1,92 @@
+import { canonicalJson } from "@eleven-integrations/schema";
+import { decodeKey, fromBase64Url, toBase64Url } from "./base64url.js";
+import { GrantError } from "./grant-error.js";
+import type { KeyPair } from "./keys.js";
+import { isUnixSeconds } from "./grant-payload.js";
+import { unixNow } from "./limits.js";
+import {
+  MAX_RECEIPT_LENGTH,
+  RECEIPT_PREFIX,
+  receiptPayloadSchema,
+  type ReceiptInput,
+  type ReceiptPayload,
+} from "./receipt-payload.js";
+import { concatBytes, RECEIPT_CONTEXT, signedMessage } from "./signed-message.js";
+import { lib } from "./sodium.js";
+import { parseJsonObject, requireCanonical } from "./strict-json.js";
+import { utf8 } from "./text-bytes.js";
+
+const SIGNATURE_BYTES = 64;
+
+export interface SignReceiptOptions {
+  /** The sidecar's receipt secret key (Ed25519, libsodium's 64 bytes: seed then public key), unpadded base64url. */
+  key: string;
+}
+
+export interface VerifyReceiptOptions {
+  /** The sidecar's receipt public key (`receipt_key` of `GET /v1/identity`), unpadded base64url. */
+  key: string;
+}
+
+/** A sidecar's receipt keys: Ed25519, a 32-byte public key and libsodium's 64-byte secret key. */
+export function generateReceiptKeys(): KeyPair {
+  const pair = lib().crypto_sign_keypair();
+  return { publicKey: toBase64Url(pair.publicKey), secretKey: toBase64Url(pair.privateKey) };
+}
+
+function checkPayload(value: unknown): ReceiptPayload {
+  const parsed = receiptPayloadSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  // The path names the field; zod's own message may quote the value, so it is not passed on.
+  const issue = parsed.error.issues[0];
+  const what =
+    issue?.code === "unrecognized_keys"
+      ? "has an unknown key"
+      : issue !== undefined && issue.path.length > 0
+        ? `\`${issue.path.join(".")}\` is missing or invalid`
+        : "is not a receipt";
+  throw new GrantError("malformed", `receipt payload ${what}`);
+}
+
+/**
+ * Signs a receipt (`ew1.<b64url(signature ‖ payload)>`): the sidecar's word for
+ * what one write ran and how it ended. The payload is RFC 8785 JSON, signed with
+ * context `eleven.receipt.v1`, length-prefixed like grants; it travels beside the
+ * signature, so a verifier needs only the public key. Throws `GrantError`
+ * `malformed` for a bad key or field.
+ */
+export function signReceipt(input: ReceiptInput, options: SignReceiptOptions): string {
+  const secretKey = decodeKey(options.key, 64, "receipt secret key");
+  const at = input.at ?? unixNow();
+  if (!isUnixSeconds(at)) throw new GrantError("malformed", "receipt `at` must be Unix seconds");
+  const payload = checkPayload({ ...input, v: 1, typ: "receipt", at });
+  const bytes = utf8(canonicalJson(payload));
+  const signature = lib().crypto_sign_detached(signedMessage([RECEIPT_CONTEXT, bytes]), secretKey);
+  return RECEIPT_PREFIX + toBase64Url(concatBytes(signature, bytes));
+}
+
+/**
+ * Verifies a receipt and returns what it says, in this order: at most 4 096
+ * characters, `ew1.`, base64url, longer than a signature (`malformed`); the
+ * signature verifies with `key` over context `eleven.receipt.v1` and the payload
+ * (`bad_signature`); the payload is exactly its RFC 8785 JSON with exactly the
+ * receipt's fields, each valid (`malformed`). Throws `GrantError`.
+ */
+export function verifyReceipt(token: string, options: VerifyReceiptOptions): ReceiptPayload {
+  if (typeof token !== "string" || token.length > MAX_RECEIPT_LENGTH) {
+    throw new GrantError("malformed", `a receipt is at most ${MAX_RECEIPT_LENGTH} characters`);
+  }
+  if (!token.startsWith(RECEIPT_PREFIX)) throw new GrantError("malformed", `a receipt starts with ${RECEIPT_PREFIX}`);
+  const publicKey = decodeKey(options.key, 32, "receipt public key");
+  const bytes = fromBase64Url(token.slice(RECEIPT_PREFIX.length));
+  if (bytes.length <= SIGNATURE_BYTES) throw new GrantError("malformed", "receipt is too short");
+  const signature = bytes.subarray(0, SIGNATURE_BYTES);
+  const payloadBytes = bytes.subarray(SIGNATURE_BYTES);
+  if (!lib().crypto_sign_verify_detached(signature, signedMessage([RECEIPT_CONTEXT, payloadBytes]), publicKey)) {
+    throw new GrantError("bad_signature", "the receipt's signature does not verify with this key");
+  }
+  const { object, text } = parseJsonObject(payloadBytes, "receipt payload");
+  const payload = checkPayload(object);
+  requireCanonical(text, canonicalJson(payload), "receipt payload");
+  return payload;
+}
