@@ -10,4 +10,4 @@ export {
   type SearchOptions,
 } from "./search-index.js";
 export type { SearchableIntegration } from "./search-documents.js";
-export { processTerm, tokenize } from "./search-terms.js";
+export { processTerm, tokenize, queryTerms, MAX_QUERY_TERMS, MAX_TERM_LENGTH } from "./search-terms.js";

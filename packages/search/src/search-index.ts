@@ -1,7 +1,7 @@
 import MiniSearch, { type SearchResult } from "minisearch";
 import type { Access, Operation } from "@eleven-integrations/schema";
 import { searchDocuments, type SearchableIntegration, type SearchDocument } from "./search-documents.js";
-import { fuzziness, processTerm, tokenize } from "./search-terms.js";
+import { fuzziness, processTerm, queryTerms, tokenize } from "./search-terms.js";
 
 /** An integration that matched. */
 export interface IntegrationHit {
@@ -53,6 +53,9 @@ export interface SearchIndex {
   /** How many documents (integrations plus ops) are indexed. */
   readonly size: number;
 }
+
+const splitOnSpace = (text: string): string[] => text.split(" ");
+const asIs = (term: string): string => term;
 
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 500;
@@ -140,12 +143,16 @@ export function createSearchIndex(integrations: readonly SearchableIntegration[]
     search(query, options = {}) {
       const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)), MAX_SEARCH_LIMIT);
       const accept = accepts(options);
-      const text = query.slice(0, MAX_QUERY_LENGTH);
-      const terms = tokenize(text).map(processTerm).filter((term): term is string => term !== null);
+      const terms = queryTerms(query.slice(0, MAX_QUERY_LENGTH));
       if (terms.length === 0) {
         return documents.filter((document) => accept(document.key)).slice(0, limit).map((document) => hit(document.key, 0));
       }
-      const results: SearchResult[] = miniSearch.search(text, { filter: (result) => accept(result.id as string) });
+      // The terms are processed already: MiniSearch gets them as they are, not the raw query again.
+      const results: SearchResult[] = miniSearch.search(terms.join(" "), {
+        tokenize: splitOnSpace,
+        processTerm: asIs,
+        filter: (result) => accept(result.id as string),
+      });
       results.sort((a, b) => b.score - a.score || (order.get(a.id as string) ?? 0) - (order.get(b.id as string) ?? 0));
       return results.slice(0, limit).map((result) => hit(result.id as string, result.score));
     },

@@ -32,6 +32,29 @@ function singular(word: string): string {
   return word;
 }
 
+/** At most this many distinct terms of a query are searched; the rest are ignored. */
+export const MAX_QUERY_TERMS = 8;
+/** A term is cut to this many characters: fuzzy matching costs the term's length at every index node it visits. */
+export const MAX_TERM_LENGTH = 32;
+
+/**
+ * The terms a query searches for: processed like the index, each cut to
+ * {@link MAX_TERM_LENGTH}, duplicates dropped, the first {@link MAX_QUERY_TERMS}
+ * kept. A long query then costs what a query of a few words costs: one term
+ * repeated forty times is searched once, forty distinct words are searched
+ * eight at a time.
+ */
+export function queryTerms(query: string): string[] {
+  const terms = new Set<string>();
+  for (const token of tokenize(query)) {
+    const term = processTerm(token);
+    if (term === null) continue;
+    terms.add(term.length > MAX_TERM_LENGTH ? term.slice(0, MAX_TERM_LENGTH) : term);
+    if (terms.size === MAX_QUERY_TERMS) break;
+  }
+  return [...terms];
+}
+
 /** How many edits a term may be from a word it matches: none under four letters, one up to five, two beyond. */
 export function fuzziness(term: string): number | false {
   if (term.length < 4) return false;
