@@ -3,7 +3,9 @@ export { GrantError, GRANT_ERROR_CODES, expiredGrantSummary, type GrantErrorCode
 export { generateMemberKeys, generateBotKeys, type KeyPair } from "./keys.js";
 export { issueGrant, GRANT_PREFIX, type IssueGrantInput } from "./issue-grant.js";
 export { openGrant, type OpenGrantOptions } from "./open-grant.js";
-export type { Grant } from "./grant-payload.js";
+export { MAX_ACCOUNT_TEXT, MAX_CONNECTION_SETTINGS, type Grant, type GrantAccount, type GrantCredential } from "./grant-payload.js";
+export { credentialExpired } from "./credential-expiry.js";
+export { displayAccount } from "./display-account.js";
 export { signConfirmation, type SignConfirmationInput } from "./sign-confirmation.js";
 export { CONFIRMATION_PREFIX, type ConfirmationPayload } from "./confirmation-payload.js";
 export {

@@ -22,12 +22,30 @@ export interface IssueGrantInput {
   access: "read" | "write";
   /** Restricts the grant to these ops; leave out to allow every op the access permits. */
   ops?: string[];
-  /** The member's token: it travels sealed to the bot and is never readable by anyone else. */
-  credential: { kind: "pat" | "oauth"; token: string };
+  /**
+   * The member's token: it travels sealed to the bot and is never readable by
+   * anyone else. `expires_at` (Unix seconds, from the bundle's `expires_in`) lets
+   * the sidecar refuse an expired token before sending it (`credentialExpired`).
+   */
+  credential: { kind: "pat" | "oauth"; token: string; expires_at?: number };
+  /** The account the credential acts as (the bundle's `account`, or `--account <id:name>`); shown to the member and the bot. */
+  account?: { id: string; name: string };
+  /**
+   * The connection's tenant settings (`{ subdomain: "acme" }`): keys
+   * `[a-z][a-z0-9_]*`, values 1 to 63 characters of `[a-z0-9-]`, at most 8.
+   * Signed with the rest, so the bot cannot change them.
+   */
+  connection?: Record<string, string>;
   /** Life of the grant in seconds, 1 to 3600; longer is refused (`ttl_too_long`), never clamped. */
   ttlSeconds: number;
   /** Unix seconds; defaults to the clock. */
   now?: number;
+}
+
+function credentialDraft(credential: IssueGrantInput["credential"] | undefined): Record<string, unknown> {
+  const draft: Record<string, unknown> = { kind: credential?.kind, token: credential?.token };
+  if (credential?.expires_at !== undefined) draft["expires_at"] = credential.expires_at;
+  return draft;
 }
 
 /** The signature and canonical payload bytes of a grant, before sealing. */
@@ -67,11 +85,13 @@ export function issueGrant(input: IssueGrantInput): string {
     integration: input.integration,
     manifest_hash: input.manifestHash,
     access: input.access,
-    cred: { kind: input.credential?.kind, token: input.credential?.token },
+    cred: credentialDraft(input.credential),
     iat: now,
     exp: now + ttlSeconds,
   };
   if (input.ops !== undefined) draft["ops"] = input.ops;
+  if (input.account !== undefined) draft["account"] = { ...input.account };
+  if (input.connection !== undefined) draft["connection"] = { ...input.connection };
   const grant = checkGrantPayload(draft);
 
   const { signature, payload } = signGrantPayload(grant, member.secretKey);
