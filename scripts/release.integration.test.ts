@@ -210,6 +210,11 @@ describe("pnpm release against a local registry", () => {
     search: `const { createSearchIndex } = await import("@eleven-integrations/search");
       const hits = createSearchIndex([manifest]).search(manifest.name);
       if (hits.length === 0) throw new Error("no hit"); console.log("search: " + hits.length + " hits");`,
+    "sidecar-protocol": `const { runBodySchema, createSidecarClient } = await import("@eleven-integrations/sidecar-protocol");
+      if (!runBodySchema.safeParse({ grant: "eg1.x", op: "repos.list" }).success) throw new Error("run body refused");
+      const description = JSON.parse(readFileSync(new URL(import.meta.resolve("@eleven-integrations/sidecar-protocol/openapi.json")), "utf8"));
+      if (description.openapi !== "3.1.0" || typeof createSidecarClient !== "function") throw new Error("no description");
+      console.log("sidecar-protocol: " + Object.keys(description.paths).length + " described routes");`,
     cli: `const { main } = await import("@eleven-integrations/cli"); if (typeof main !== "function") throw new Error("no main");
       console.log("cli: main exported");`,
   };
