@@ -24,12 +24,12 @@ const manifests = registry.integrations();
 const read = (file: string): unknown => JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8"));
 const examples = new Map(manifests.map((manifest) => [manifest.id, read(`./__fixtures__/provider-truth/${manifest.id}.json`) as Record<string, Example | string>]));
 const hosts = [...new Set(manifests.map((manifest) => new URL(manifest.auth.base).hostname))];
-/** Reads that return one answer, not a list, though their pick has an array root. */
-const NOT_LISTS = new Set(["gandi domains.check"]);
+/** Reads that return one answer, not a list, though their pick has an array root (Gandi's availability check, one Gmail thread's messages). */
+const NOT_LISTS = new Set(["gandi domains.check", "gmail threads.get"]);
 /**
  * Lists the provider answers whole: its API documents no paging for them, so there is no
  * cursor to declare (Trello returns a member's boards, a board's lists and cards, and a
- * search's cards, up to `cards_limit`, in one answer). An integration all of whose lists are
+ * search's cards, up to `cards_limit`, in one answer; Gmail every label). An integration all of whose lists are
  * whole has no `page` example.
  */
 const WHOLE_LISTS = new Set([
@@ -40,6 +40,7 @@ const WHOLE_LISTS = new Set([
   "clickup teams.list",
   "clickup spaces.list",
   "clickup folders.list",
+  "gmail labels.list",
 ]);
 /**
  * Lists a provider pages by page number alone, with no cursor, link or next page in the
