@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Installs the system programs the tests run as real peers (redis-server, Debian's
-// chromium) when they are missing, before any test starts: an install inside a test's
+// chromium, python3) when they are missing, before any test starts: an install inside a test's
 // setup would race its timeout on a fresh machine. Debian only (apt-get, as root).
 import { spawnSync } from "node:child_process";
 
 const needed = [
   { program: "redis-server", pkg: "redis-server" },
   { program: "chromium", pkg: "chromium" },
+  // examples/python-bot runs with Python's standard library alone.
+  { program: "python3", pkg: "python3" },
 ];
 
 const onPath = (program) => spawnSync("sh", ["-c", `command -v ${program}`], { stdio: "ignore" }).status === 0;

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""A bot that speaks to its Eleven integrations sidecar with Python's standard library alone.
+
+It reads the bot's identity, lists the ops its grant allows, runs a read and pages
+through it, then runs a write through the member's confirmation, all over the
+sidecar's Unix socket. The contract it follows is the sidecar's OpenAPI description
+(@eleven-integrations/sidecar-protocol/openapi.json).
+
+    SIDECAR_HOME=~/.eleven-sidecar python3 bot.py --grant grant.txt \
+        --read issues.list --read-arg owner=octocat --read-arg repo=hello-world \
+        --write issues.create --write-arg owner=octocat --write-arg repo=hello-world --write-arg title="Found a bug"
+"""
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import sys
+import unicodedata
+
+# What the member's client needs to sign the tap: printed on one line after this word.
+CHIP_PREFIX = "chip: "
+
+
+class SidecarRefused(Exception):
+    """The sidecar refused the call before its route (401, 403, 400, 413, 415...)."""
+
+    def __init__(self, status, code):
+        super().__init__(f"the sidecar refused the call ({status} {code})")
+        self.status = status
+        self.code = code
+
+
+class UnixConnection(http.client.HTTPConnection):
+    """HTTP over a Unix socket. The Host header stays `localhost`, which the sidecar's loopback guard expects."""
+
+    def __init__(self, path, timeout):
+        super().__init__("localhost", timeout=timeout)
+        self.socket_path = path
+
+    def connect(self):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        sock.connect(self.socket_path)
+        self.sock = sock
+
+
+class Sidecar:
+    """One call per connection: the sidecar's routes, each answering JSON."""
+
+    MAX_ANSWER_BYTES = 4 * 1024 * 1024
+
+    def __init__(self, home, timeout=60):
+        self.socket_path = os.path.join(home, "sidecar.sock")
+        with open(os.path.join(home, "caller-token"), encoding="utf-8") as file:
+            self.caller_token = file.read().strip()
+        self.timeout = timeout
+
+    def call(self, method, path, body=None):
+        connection = UnixConnection(self.socket_path, self.timeout)
+        headers = {"Authorization": f"Bearer {self.caller_token}", "Accept": "application/json"}
+        payload = None
+        if body is not None:
+            payload = json.dumps(body).encode("utf-8")
+            headers["Content-Type"] = "application/json"
+        try:
+            connection.request(method, path, body=payload, headers=headers)
+            response = connection.getresponse()
+            text = response.read(self.MAX_ANSWER_BYTES + 1)
+        finally:
+            connection.close()
+        if len(text) > self.MAX_ANSWER_BYTES:
+            raise SidecarRefused(response.status, "answer_too_large")
+        answer = json.loads(text)
+        if response.status != 200:
+            # Every refusal before the route is { error: { code, message } }; an answer of a route is always 200.
+            raise SidecarRefused(response.status, answer.get("error", {}).get("code", "unknown"))
+        return answer
+
+    def identity(self):
+        return self.call("GET", "/v1/identity")
+
+    def ops(self, grant):
+        return self.call("POST", "/v1/ops", {"grant": grant})
+
+    def run(self, grant, op, args, confirmation=None, page=None):
+        body = {"grant": grant, "op": op, "args": args}
+        if confirmation is not None:
+            body["confirmation"] = confirmation
+        if page is not None:
+            body["page"] = page
+        return self.call("POST", "/v1/run", body)
+
+
+def safe(text):
+    """Text from a provider or a manifest, with control and format characters shown as \\uXXXX, so it cannot drive the terminal."""
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in str(text))
+
+
+def compact(value):
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+
+
+def named_args(pairs):
+    args = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"an arg is NAME=VALUE, not {pair!r}")
+        args[name] = value
+    return args
+
+
+def refused(answer):
+    error = answer["error"]
+    print(f"refused: {error['code']}: {safe(error['message'])}")
+    print(f"next: {safe(error['next_action'])}")
+    return 1
+
+
+def read_pages(sidecar, grant, op, args, pages):
+    page = None
+    for number in range(1, pages + 1):
+        answer = sidecar.run(grant, op, args, page=page)
+        if answer["status"] != "ok":
+            return refused(answer)
+        print(f"read {op} page {number}: {compact(answer['data'])}")
+        page = answer.get("next_page")
+        if page is None:
+            print(f"read {op}: no more pages")
+            return 0
+    print(f"read {op}: more pages after {pages}")
+    return 0
+
+
+def write(sidecar, grant, op, args, confirmations):
+    answer = sidecar.run(grant, op, args)
+    if answer["status"] == "confirmation_required":
+        # The chip: the member reads `confirm` (and `preview`, what the write will touch) and taps.
+        line = answer["confirm"] if "preview" not in answer else f"{answer['confirm']}\n{answer['preview']}"
+        chip = {"op": op, "args": args, "line": line, "details": answer["details"], "gid": answer["gid"], "args_digest": answer["args_digest"]}
+        print(CHIP_PREFIX + compact(chip))
+        for detail in answer["details"]:
+            print(f"  {safe(detail['name'])}: {safe(detail['value'])} ({', '.join(detail['flags'])})")
+        print("waiting for the member's confirmation on standard input")
+        sys.stdout.flush()
+        confirmation = confirmations.readline().strip()
+        if not confirmation:
+            print("no confirmation: nothing written")
+            return 1
+        answer = sidecar.run(grant, op, args, confirmation=confirmation)
+    if answer["status"] != "ok":
+        return refused(answer)
+    replayed = " (replayed: nothing sent again)" if answer.get("replayed") else ""
+    print(f"wrote {op}: {answer['http_status']} {compact(answer['data'])}{replayed}")
+    if "receipt" in answer:
+        print(f"receipt: {answer['receipt']}")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description="A bot that reads, pages and writes through its Eleven sidecar (SIDECAR_HOME).")
+    parser.add_argument("--grant", required=True, help="file holding the member's grant (eg1.…)")
+    parser.add_argument("--read", default="repos.list", help="a read op of the grant's integration (default repos.list)")
+    parser.add_argument("--read-arg", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--pages", type=int, default=2, help="pages to read at most (default 2)")
+    parser.add_argument("--write", help="a write op to run through the member's confirmation")
+    parser.add_argument("--write-arg", action="append", default=[], metavar="NAME=VALUE")
+    options = parser.parse_args()
+
+    home = os.environ.get("SIDECAR_HOME") or os.path.join(os.path.expanduser("~"), ".eleven-sidecar")
+    with open(options.grant, encoding="utf-8") as file:
+        grant = file.read().strip()
+
+    try:
+        sidecar = Sidecar(home)
+        identity = sidecar.identity()
+        registry = identity["registry"]
+        print(f"identity: bot key {identity['public_key']} (registry {registry['hash'][:12]}, {registry['source']})")
+
+        palette = sidecar.ops(grant)
+        if palette["status"] != "ok":
+            return refused(palette)
+        print(f"ops: {palette['integration']} ({palette['access']}): {len(palette['ops'])} ops")
+        for op in palette["ops"]:
+            pages = ", pages" if "page" in op else ""
+            print(f"  {op['id']} [{op['access']}{pages}] {safe(op['label'])}")
+
+        status = read_pages(sidecar, grant, options.read, named_args(options.read_arg), options.pages)
+        if status != 0 or options.write is None:
+            return status
+        return write(sidecar, grant, options.write, named_args(options.write_arg), sys.stdin)
+    except SidecarRefused as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except (FileNotFoundError, ConnectionRefusedError) as error:
+        # The file name, never the caller token or the grant.
+        print(f"error: cannot reach the sidecar in {home}: {type(error).__name__} {error.filename or ''}; is it running?", file=sys.stderr)
+        return 2
+
+if __name__ == "__main__":
+    sys.exit(main())
