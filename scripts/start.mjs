@@ -6,7 +6,7 @@ import { join, relative } from "node:path";
 import { generateMemberKeys, generateReleaseKeys, ready, signRelease, verifyRelease } from "@eleven-integrations/grants";
 import { loadRegistry } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
-import { startServer, startupFailure } from "@eleven-integrations/broker";
+import { startBroker, startupFailure } from "@eleven-integrations/broker";
 import { startSidecar } from "@eleven-integrations/sidecar";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -48,7 +48,7 @@ const release = verifyRelease(readFileSync(releaseFile), { trustedKeys: [release
 
 let broker;
 try {
-  broker = await startServer({
+  broker = await startBroker({
     ...process.env,
     HOST: "127.0.0.1",
     PORT: process.env.BROKER_PORT ?? "8080",

@@ -2,16 +2,16 @@ import { createHardenedDispatcher } from "@eleven-integrations/executor";
 import type { Registry } from "@eleven-integrations/loader";
 import { ready } from "@eleven-integrations/grants";
 import Fastify, { type FastifyInstance } from "fastify";
-import type { BrokerContext } from "./server/broker-context.js";
-import { createRefreshFlights } from "./connect/refresh-flight.js";
-import { catalogRoutes } from "./catalog/catalog-routes.js";
+import { brokerContextPlugin, type BrokerContext } from "./http/context.js";
+import { createRefreshFlights } from "./state/refresh-flight.js";
+import { catalogPlugin } from "./http/catalog-plugin.js";
 import { BrokerConfigError, validateBrokerSettings, type BrokerConfig, type ConfigIssue } from "./config/config.js";
-import { connectRoutes } from "./connect/connect-routes.js";
-import { installErrorHandling } from "./server/error-handler.js";
-import { brokerLoggerOptions } from "./server/logging.js";
+import { connectPlugin } from "./http/connect-plugin.js";
+import { errorHandlingPlugin } from "./http/error-handling.js";
+import { brokerLoggerOptions } from "./http/logging.js";
 import { createOutboundFetch } from "./connect/outbound-fetch.js";
-import { createMemoryRefreshLimiter } from "./connect/refresh-limiter.js";
-import { serverTimeoutOptions } from "./server/server-timeouts.js";
+import { createMemoryRefreshLimiter } from "./state/refresh-limiter.js";
+import { serverTimeoutOptions } from "./http/server-timeouts.js";
 import { webOrigins } from "./connect/return-to.js";
 import { checkReleaseSignature, loadServedRelease, type ServedRelease } from "./catalog/signed-release.js";
 
@@ -67,7 +67,6 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
       callTimeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
     }),
   };
-  app.decorate("broker", context);
   app.addHook("onClose", async () => context.refreshFlights.close());
   app.addHook("onReady", async () => {
     await ready();
@@ -75,9 +74,10 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     if (release !== undefined && config.releaseKeys !== undefined) checkReleaseSignature(release, config.releaseKeys);
   });
   warnAboutOAuthApps(app, context);
-  installErrorHandling(app);
-  void app.register(catalogRoutes);
-  void app.register(connectRoutes);
+  void app.register(brokerContextPlugin, { context });
+  void app.register(errorHandlingPlugin);
+  void app.register(catalogPlugin);
+  void app.register(connectPlugin);
   return app;
 }
 

@@ -4,17 +4,22 @@ import { ready } from "@eleven-integrations/grants";
 import { Agent } from "undici";
 import Fastify, { type FastifyInstance } from "fastify";
 import { AuditLog } from "./audit/audit-log.js";
-import type { SidecarConfig } from "./server/config.js";
-import { registerErrorHandlers } from "./guards/error-handlers.js";
+import type { SidecarConfig } from "./config/config.js";
+import { errorHandlingPlugin } from "./http/error-handling.js";
 import { createGrantOpener } from "./run/grant-opener.js";
-import { sidecarLoggerOptions } from "./server/log-options.js";
-import { registerRequestGuards } from "./guards/request-guards.js";
+import { sidecarLoggerOptions } from "./http/logging.js";
+import { requestGuardsPlugin } from "./http/request-guards.js";
 import { LocalState } from "./state/local-state.js";
 import { RedisState } from "./state/redis-state.js";
 import type { SharedState } from "./state/shared-state.js";
 import { LiveRegistry } from "./registry/live-registry.js";
-import { registerRoutes } from "./server/routes.js";
-import { serverTimeoutOptions } from "./server/server-timeouts.js";
+import { sidecarContextPlugin } from "./http/context.js";
+import { identityPlugin } from "./http/identity-plugin.js";
+import { opsPlugin } from "./http/ops-plugin.js";
+import { revokePlugin } from "./http/revoke-plugin.js";
+import { runPlugin } from "./http/run-plugin.js";
+import { searchPlugin } from "./http/search-plugin.js";
+import { serverTimeoutOptions } from "./http/server-timeouts.js";
 import { RegistrySync } from "./registry/registry-sync.js";
 import { registrySyncSettings } from "./registry/registry-sync-config.js";
 
@@ -56,18 +61,25 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     });
   const inFlight = new Set<Promise<unknown>>();
 
-  registerRequestGuards(app, config.callerToken);
-  registerErrorHandlers(app);
-  registerRoutes(app, {
-    live,
-    publicKey: config.botKeys.publicKey,
-    openGrant: createGrantOpener({ botKeys: config.botKeys, trustedMembers: config.trustedMembers }),
-    state,
-    botKeys: config.botKeys,
-    trustedMembers: config.trustedMembers,
-    audit,
-    inFlight,
+  void app.register(requestGuardsPlugin, { callerToken: config.callerToken });
+  void app.register(errorHandlingPlugin);
+  void app.register(sidecarContextPlugin, {
+    context: {
+      live,
+      publicKey: config.botKeys.publicKey,
+      openGrant: createGrantOpener({ botKeys: config.botKeys, trustedMembers: config.trustedMembers }),
+      state,
+      botKeys: config.botKeys,
+      trustedMembers: config.trustedMembers,
+      audit,
+      inFlight,
+    },
   });
+  void app.register(identityPlugin);
+  void app.register(opsPlugin);
+  void app.register(searchPlugin);
+  void app.register(runPlugin);
+  void app.register(revokePlugin);
 
   let sync: RegistrySync | undefined;
   let syncDispatcher: Agent | undefined;

@@ -5,7 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { issueGrant, openGrant, signConfirmation, type KeyPair } from "@eleven-integrations/grants";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startSidecar, type RunningSidecar } from "./server/server-start.js";
+import { startSidecar, type RunningSidecar } from "./start/start-server.js";
 import { member, MEMBER_TOKEN, registry, temporaryDirectory } from "./__fixtures__/grant-kit.js";
 import { httpCall } from "./__fixtures__/http-call.js";
 import { captureLogs, leakedSecrets } from "./__fixtures__/log-capture.js";

@@ -1,18 +1,22 @@
 #!/usr/bin/env node
-// The `eleven-sidecar` command: reads its environment, starts on its Unix socket (or 127.0.0.1 given PORT), closes gracefully on SIGINT/SIGTERM.
-import { closeOnSignals, optionsFromEnvironment } from "./server/server-environment.js";
-import { SidecarStartError } from "./server/sidecar-error.js";
-import { startSidecar } from "./server/server-start.js";
+// The `eleven-sidecar` command, and the only module that reads the environment: through
+// `sidecarEnvironmentSchema` (config/environment-schema.ts), then starts on its Unix socket
+// (or 127.0.0.1 given PORT) and closes gracefully on SIGINT/SIGTERM.
+import { optionsFromEnvironment } from "./config/server-config.js";
+import { closeOnSignals } from "./start/signals.js";
+import { SidecarStartError } from "./start/start-error.js";
+import { startSidecar } from "./start/start-server.js";
 
 try {
-  const sidecar = await startSidecar(optionsFromEnvironment(process.env));
+  const options = optionsFromEnvironment(process.env);
+  const sidecar = await startSidecar(options);
   process.stderr.write(
     `eleven-sidecar listening on ${sidecar.address}\n` +
       `  bot public key: ${sidecar.publicKey}\n` +
       `  caller token:   ${sidecar.callerTokenFile}\n` +
       `  audit log:      ${sidecar.auditFile}\n` +
-      `  shared state:   ${process.env.REDIS_URL === undefined || process.env.REDIS_URL === "" ? "this process and its journals (no REDIS_URL)" : "Redis (REDIS_URL)"}\n` +
-      (process.env["SIDECAR_REGISTRY_URL"] ? `  following:      ${process.env["SIDECAR_REGISTRY_URL"]} (cache ${sidecar.registryCacheFile})\n` : ""),
+      `  shared state:   ${options.redisUrl === undefined ? "this process and its journals (no REDIS_URL)" : "Redis (REDIS_URL)"}\n` +
+      (options.registryUrl === undefined ? "" : `  following:      ${options.registryUrl} (cache ${sidecar.registryCacheFile})\n`),
   );
   closeOnSignals(process, sidecar.close, (code) => process.exit(code));
 } catch (error) {

@@ -3,7 +3,7 @@ import { createConnection } from "node:net";
 import { join } from "node:path";
 import { openGrant, signConfirmation, type KeyPair } from "@eleven-integrations/grants";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSidecar, type RunningTcpSidecar } from "./server/server-start.js";
+import { startSidecar, type RunningTcpSidecar } from "./start/start-server.js";
 import { grantFor, member, MEMBER_TOKEN, temporaryDirectory } from "./__fixtures__/grant-kit.js";
 import { httpCall } from "./__fixtures__/http-call.js";
 import { captureLogs, leakedSecrets } from "./__fixtures__/log-capture.js";

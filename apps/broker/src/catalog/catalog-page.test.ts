@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { testApp } from "../__fixtures__/test-app.js";
 import { CATALOG_PAGE_SCRIPT, linkify } from "./catalog-page.js";
-import { escapeHtml, STYLESHEET } from "../server/html.js";
+import { escapeHtml, STYLESHEET } from "../http/html.js";
 import { loadRegistry } from "@eleven-integrations/loader";
 
 function destructiveRegistry() {

@@ -1,6 +1,6 @@
 import type { ServedCatalog, ServedCatalogEntry } from "./catalog.js";
 import type { CatalogSearch, ServedSearchHit } from "./catalog-search.js";
-import { escapeHtml, htmlDocument, htmlHeaders } from "../server/html.js";
+import { escapeHtml, htmlDocument, htmlHeaders } from "../http/html.js";
 
 /** What the search form asked for; both optional, both bounded by the route. */
 export interface CatalogFilter {

@@ -1,8 +1,8 @@
 import type { Access } from "@eleven-integrations/schema";
 import { createSearchIndex, MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT, type SearchHit, type SearchIndex } from "@eleven-integrations/search";
-import { BrokerError } from "../server/broker-error.js";
+import { BrokerError } from "../http/broker-error.js";
 import type { ServedCatalog } from "./catalog.js";
-import { single } from "../server/query.js";
+import { single } from "../http/query.js";
 
 /** A hit as the broker serves it: an OAuth integration (or its op) says whether this broker can connect it. */
 export type ServedSearchHit = SearchHit & { oauth_available?: boolean };

@@ -1,9 +1,9 @@
 import type { Registry } from "@eleven-integrations/loader";
 import type { Dispatcher } from "undici";
 import { z } from "zod";
-import type { BrokerLoggerOption } from "../server/logging.js";
-import type { RefreshLimiter, RefreshLimits } from "../connect/refresh-limiter.js";
-import type { ServerTimeouts } from "../server/server-timeouts.js";
+import type { BrokerLoggerOption } from "../http/logging.js";
+import type { RefreshLimiter, RefreshLimits } from "../state/refresh-limiter.js";
+import type { ServerTimeouts } from "../http/server-timeouts.js";
 
 const MARKER = Symbol.for("eleven-integrations.error.BrokerConfigError");
 

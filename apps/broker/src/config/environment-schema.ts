@@ -11,14 +11,30 @@ export interface VariableMeta {
   secret?: boolean;
 }
 
-const variable = (schema: z.ZodType<string | undefined>, meta: VariableMeta) => schema.meta({ ...meta });
-const text = () => z.string().optional();
+const variable = <T extends z.ZodType>(schema: T, meta: VariableMeta): T => schema.meta({ ...meta });
+const text = () => z.string().trim().optional();
+/** `a, b,` → `["a", "b"]`: a comma-separated variable as its entries. */
+const list = () =>
+  z
+    .string()
+    .optional()
+    .transform((value) =>
+      value
+        ?.split(",")
+        .map((item) => item.trim())
+        .filter((item) => item !== ""),
+    );
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const PORT_MESSAGE = "must be a port number (0 to 65535)";
+/** A 32-byte Ed25519 public key, unpadded base64url. */
+export const BASE64URL_KEY = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
 /**
- * Every environment variable the `eleven-broker` command reads (`loadServerConfig`),
- * with what it means. The table in docs/operating.md is generated from this schema,
- * and a test fails when the broker's source reads a variable this schema does not
- * declare, so the table cannot fall behind the code.
+ * Every environment variable the `eleven-broker` command reads, with what it means,
+ * and how it is parsed: `loadServerConfig` reads the environment through this schema
+ * alone (`parseEnvironment`), and the table in docs/operating.md is generated from it,
+ * so the table and the code cannot disagree. A blank variable is an unset one.
  */
 export const brokerEnvironmentSchema = z.object({
   BROKER_CONFIG_FILE: variable(text(), {
@@ -31,12 +47,12 @@ export const brokerEnvironmentSchema = z.object({
     file: "stateKey",
     secret: true,
   }),
-  BROKER_STATE_KEYS_OLD: variable(text(), {
+  BROKER_STATE_KEYS_OLD: variable(list(), {
     description: "Older state keys that only open (comma-separated in the variable): keep them ten minutes after a rotation.",
     file: "oldStateKeys",
     secret: true,
   }),
-  BROKER_ALLOWED_RETURN_TO: variable(text(), {
+  BROKER_ALLOWED_RETURN_TO: variable(list(), {
     description: "The exact return_to values a connect may end at (comma-separated in the variable): https, http on loopback, or a reverse-domain app scheme.",
     default: "none (every connect refused)",
     file: "allowedReturnTo",
@@ -57,14 +73,22 @@ export const brokerEnvironmentSchema = z.object({
     default: "none",
     file: "registryRelease",
   }),
-  BROKER_RELEASE_KEYS: variable(text(), {
+  BROKER_RELEASE_KEYS: variable(list().pipe(z.array(z.string().regex(BASE64URL_KEY, "must be a 32-byte unpadded base64url Ed25519 public key")).optional()), {
     description: "Release public keys (comma-separated in the variable): when set, the broker refuses to start with a release none of them signed.",
     default: "none (the signature is checked by the sidecars)",
     file: "releaseKeys",
   }),
-  HOST: variable(text(), { description: "The address to listen on.", default: "127.0.0.1", file: "host" }),
-  PORT: variable(z.string().regex(/^\d{1,5}$/).optional(), { description: "The port to listen on (0 picks a free one).", default: "8080", file: "port" }),
-  BROKER_LOG_LEVEL: variable(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(), {
+  HOST: variable(text().transform((host) => host ?? "127.0.0.1"), { description: "The address to listen on.", default: "127.0.0.1", file: "host" }),
+  PORT: variable(
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,5}$/, PORT_MESSAGE)
+      .refine((port) => !/^\d{1,5}$/.test(port) || Number(port) <= 65535, PORT_MESSAGE)
+      .optional()
+      .transform((port) => (port === undefined ? 8080 : Number(port))),
+    { description: "The port to listen on (0 picks a free one).", default: "8080", file: "port" }),
+  BROKER_LOG_LEVEL: variable(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).default("info"), {
     description: "pino's level for the JSON log on stdout.",
     default: "info",
     file: "logLevel",
@@ -80,4 +104,17 @@ export const brokerEnvironmentSchema = z.object({
   }),
 });
 
+/** The environment as the broker runs with it: lists split, the port a number, defaults filled in. */
 export type BrokerEnvironment = z.infer<typeof brokerEnvironmentSchema>;
+
+/** The variables as the schema reads them: a blank value is an unset one. */
+export function withoutBlanks(environment: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const set: Record<string, string> = {};
+  for (const [name, value] of Object.entries(environment)) if (value !== undefined && value.trim() !== "") set[name] = value;
+  return set;
+}
+
+/** Parses `environment` through `brokerEnvironmentSchema`: every problem, by variable. */
+export function parseEnvironment(environment: Readonly<Record<string, string | undefined>>): z.ZodSafeParseResult<BrokerEnvironment> {
+  return brokerEnvironmentSchema.safeParse(withoutBlanks(environment));
+}

@@ -1,5 +1,5 @@
 import { decodeKey, sealToPublicKey } from "@eleven-integrations/grants";
-import { BrokerError } from "../server/broker-error.js";
+import { BrokerError } from "../http/broker-error.js";
 
 /**
  * The member client's X25519 public key, checked to be 32 bytes of unpadded

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import * as oauth from "oauth4webapi";
 import { isSameBrowser } from "./browser-binding.js";
-import { BrokerError } from "../server/broker-error.js";
+import { BrokerError } from "../http/broker-error.js";
 import { resolveOAuthTarget, type OAuthTarget } from "./oauth-integration.js";
 import { openState } from "./oauth-state.js";
-import { queryOf, single } from "../server/query.js";
+import { queryOf, single } from "../http/query.js";
 import { checkReturnTo, returnAddress } from "./return-to.js";
 import { sealTokens, tokenBundle } from "./token-bundle.js";
 import { classifyTokenFailure, exchangeCode, safeErrorCode } from "./token-exchange.js";

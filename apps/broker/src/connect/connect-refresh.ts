@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { TokenEndpointResponse } from "oauth4webapi";
 import { z } from "zod";
-import { BrokerError } from "../server/broker-error.js";
+import { BrokerError } from "../http/broker-error.js";
 import { checkClientKey } from "./client-key.js";
 import { resolveOAuthTarget } from "./oauth-integration.js";
-import { refreshOnce } from "./refresh-flight.js";
+import { refreshOnce } from "../state/refresh-flight.js";
 import { sealTokens, tokenBundle } from "./token-bundle.js";
 import { refreshFailure, refreshTokens } from "./token-exchange.js";
 

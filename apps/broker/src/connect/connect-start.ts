@@ -5,7 +5,7 @@ import { checkClientKey } from "./client-key.js";
 import { scopeParameter } from "./oauth-dialect.js";
 import { resolveOAuthTarget } from "./oauth-integration.js";
 import { sealState } from "./oauth-state.js";
-import { queryOf, single } from "../server/query.js";
+import { queryOf, single } from "../http/query.js";
 import { checkReturnTo } from "./return-to.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { Manifest } from "@eleven-integrations/schema";
 import type * as oauth from "oauth4webapi";
-import { BrokerError } from "../server/broker-error.js";
-import type { BrokerContext } from "../server/broker-context.js";
+import { BrokerError } from "../http/broker-error.js";
+import type { BrokerContext } from "../http/context.js";
 import type { OAuthApp } from "../config/config.js";
 import { dialectFetch, dialectOf, type OAuthDialect } from "./oauth-dialect.js";
 import type { OutboundFetch } from "./outbound-fetch.js";

@@ -1,4 +1,4 @@
-import { BrokerError } from "../server/broker-error.js";
+import { BrokerError } from "../http/broker-error.js";
 
 /** `return_to` exactly as configured (no normalisation, no prefix match), or a 400. */
 export function checkReturnTo(value: string | undefined, allowed: ReadonlySet<string>): string {

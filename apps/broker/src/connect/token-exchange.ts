@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import * as oauth from "oauth4webapi";
-import { BrokerError } from "../server/broker-error.js";
-import type { BrokerContext } from "../server/broker-context.js";
+import { BrokerError } from "../http/broker-error.js";
+import type { BrokerContext } from "../http/context.js";
 import { clientAuthentication } from "./oauth-dialect.js";
 import type { OAuthTarget } from "./oauth-integration.js";
 

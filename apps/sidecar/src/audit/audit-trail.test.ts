@@ -7,7 +7,8 @@ import type { AuditRecord, AuditSink } from "./audit-log.js";
 import { createGrantOpener } from "../run/grant-opener.js";
 import { LiveRegistry } from "../registry/live-registry.js";
 import { LocalState } from "../state/local-state.js";
-import { registerRoutes } from "../server/routes.js";
+import { sidecarContextPlugin } from "../http/context.js";
+import { runPlugin } from "../http/run-plugin.js";
 import { bot, confirmationFor, grantFor, member, MEMBER_TOKEN, opened, registry } from "../__fixtures__/grant-kit.js";
 import { leakedSecrets } from "../__fixtures__/log-capture.js";
 import { authorized, mockProvider, testApp, type MockProvider, type TestApp } from "../__fixtures__/test-app.js";
@@ -105,16 +106,18 @@ describe("the audit trail of /v1/run", () => {
 
 function bareApp(audit: AuditSink) {
   const app = Fastify();
-  registerRoutes(app, {
-    live: new LiveRegistry(registry, { hash: registry.hash, sequence: 0, source: "embedded", synced_at: null }, { dispatcher: provider.dispatcher }),
+  const context = {
+    live: new LiveRegistry(registry, { hash: registry.hash, sequence: 0, source: "embedded" as const, synced_at: null }, { dispatcher: provider.dispatcher }),
     publicKey: bot.publicKey,
     openGrant: createGrantOpener({ botKeys: bot, trustedMembers: [member.publicKey] }),
     state: new LocalState(),
     botKeys: bot,
     trustedMembers: [member.publicKey],
     audit,
-    inFlight: new Set(),
-  });
+    inFlight: new Set<Promise<unknown>>(),
+  };
+  void app.register(sidecarContextPlugin, { context });
+  void app.register(runPlugin);
   return app;
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { BodyIssue } from "./http-error.js";
+import type { BodyIssue } from "../http/http-error.js";
 
 const OP_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
 const MAX_OP_ID_LENGTH = 100;

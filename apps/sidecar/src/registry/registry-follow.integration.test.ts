@@ -8,8 +8,8 @@ import { bot, CALLER_TOKEN, grantFor, member, registry as embedded, temporaryDir
 import { captureLogs } from "../__fixtures__/log-capture.js";
 import { releaseBody, releaseKey, serveDocument, startReleaseServer, type ReleaseServer } from "../__fixtures__/release-kit.js";
 import { authorized, mockProvider, type MockProvider } from "../__fixtures__/test-app.js";
-import { SidecarStartError } from "../server/sidecar-error.js";
-import type { SidecarConfig } from "../server/config.js";
+import { SidecarStartError } from "../start/start-error.js";
+import type { SidecarConfig } from "../config/config.js";
 
 type Json = Record<string, unknown>;
 const GITHUB = "https://api.github.com";

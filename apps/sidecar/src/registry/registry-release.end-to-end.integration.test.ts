@@ -14,7 +14,7 @@ import { grantFor, member, temporaryDirectory } from "../__fixtures__/grant-kit.
 import { httpCall } from "../__fixtures__/http-call.js";
 import { captureLogs, type LogCapture } from "../__fixtures__/log-capture.js";
 import { releaseBody, releaseKey } from "../__fixtures__/release-kit.js";
-import { startSidecar, type RunningSidecar } from "../server/server-start.js";
+import { startSidecar, type RunningSidecar } from "../start/start-server.js";
 
 const SYNC_MS = 1_000;
 type Json = Record<string, unknown>;

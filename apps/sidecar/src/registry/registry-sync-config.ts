@@ -1,6 +1,6 @@
 import { MAX_RELEASE_BYTES } from "@eleven-integrations/grants";
-import type { SidecarConfig } from "../server/config.js";
-import { SidecarStartError } from "../server/sidecar-error.js";
+import type { SidecarConfig } from "../config/config.js";
+import { SidecarStartError } from "../start/start-error.js";
 
 export const DEFAULT_REGISTRY_SYNC_MS = 60_000;
 export const MIN_REGISTRY_SYNC_MS = 100;

@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promis
 import { join } from "node:path";
 import { generateBotKeys, signConfirmation, signRevocation } from "@eleven-integrations/grants";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSidecar, type RunningTcpSidecar } from "../server/server-start.js";
+import { startSidecar, type RunningTcpSidecar } from "../start/start-server.js";
 import { grantFor, lineFor, member, opened, temporaryDirectory } from "../__fixtures__/grant-kit.js";
 import { httpCall } from "../__fixtures__/http-call.js";
 import type { LooseAnswer } from "../__fixtures__/sidecar-fleet.js";

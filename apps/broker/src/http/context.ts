@@ -1,0 +1,49 @@
+import type { Registry } from "@eleven-integrations/loader";
+import fastifyPlugin from "fastify-plugin";
+import type { OAuthApp } from "../config/config.js";
+import type { OutboundFetch } from "../connect/outbound-fetch.js";
+import type { RefreshFlights } from "../state/refresh-flight.js";
+import type { RefreshLimiter } from "../state/refresh-limiter.js";
+import type { ServedRelease } from "../catalog/signed-release.js";
+
+/** Everything the routes share, decorated on the instance as `app.broker`. */
+export interface BrokerContext {
+  readonly registry: Registry;
+  /** The signed release served at `GET /registry.signed`, when one was configured. */
+  readonly release: ServedRelease | undefined;
+  /** `publicUrl + "/connect/callback"`, sent as `redirect_uri` in both legs of the flow. */
+  readonly redirectUri: string;
+  /** The key new states are sealed with. */
+  readonly stateKey: string;
+  /** The current key first, then the older ones: every key a state may open with. */
+  readonly stateKeys: readonly string[];
+  readonly oauthApps: Readonly<Record<string, OAuthApp>>;
+  readonly allowedReturnTo: ReadonlySet<string>;
+  /** Web origins of the allowed `return_to` values: the only ones CORS lets call refresh. */
+  readonly allowedOrigins: ReadonlySet<string>;
+  /** oauth4webapi's `customFetch`: undici through the configured dispatcher. */
+  readonly fetch: OutboundFetch;
+  /** Decides whether a refresh may reach the provider (per client key, per refresh token). */
+  readonly refreshLimiter: RefreshLimiter;
+  /** Unix time in seconds. */
+  now(): number;
+  /** Single flight for refreshes: in this process, or across instances through Redis. */
+  readonly refreshFlights: RefreshFlights;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    broker: BrokerContext;
+  }
+}
+
+/** The name every route plugin lists in its `dependencies`. */
+export const BROKER_CONTEXT = "broker-context";
+
+/** Decorates the instance with `broker`, the one context the route plugins read (never a deps bag passed around). */
+export const brokerContextPlugin = fastifyPlugin<{ context: BrokerContext }>(
+  async (app, { context }) => {
+    app.decorate("broker", context);
+  },
+  { name: BROKER_CONTEXT, fastify: "5.x" },
+);

@@ -1,0 +1,84 @@
+import type { ExecutorLimits } from "@eleven-integrations/executor";
+import type { KeyPair } from "@eleven-integrations/grants";
+import type { Registry } from "@eleven-integrations/loader";
+import type { FastifyServerOptions } from "fastify";
+import type { Dispatcher } from "undici";
+import type { RateLimits, SharedState } from "../state/shared-state.js";
+import type { ServerTimeouts } from "../http/server-timeouts.js";
+
+/** fastify's `logger` option (pino's options, `stream` honoured), as `buildApp` takes it. */
+export type SidecarLoggerOption = NonNullable<FastifyServerOptions["logger"]>;
+
+/** What `buildApp` needs; `server.ts` maps files and the environment onto it. */
+export interface SidecarConfig {
+  /** The manifests this sidecar runs; a grant runs only if its `manifest_hash` is this registry's. */
+  registry: Registry;
+  /** This bot's X25519 box keys: grants are sealed to the public one. */
+  botKeys: KeyPair;
+  /** Ed25519 public keys of the members whose grants this bot accepts. */
+  trustedMembers: string[];
+  /** The bearer token every caller must present; compared in constant time. */
+  callerToken: string;
+  /** Path of the audit log: created 0600 when missing, one JSON line appended per `/v1/run`. */
+  auditFile: string;
+  /**
+   * Where consumed confirmations are journaled (0600), so one used just before a
+   * restart stays used after it. Without it they are remembered in memory only.
+   */
+  replayFile?: string;
+  /** Where revocations are journaled (0600) without Redis, so they survive a restart. Without it: memory only. */
+  revocationFile?: string;
+  /**
+   * Redis (`redis://[user:password@]host:port[/db]`) shared by every sidecar of this bot:
+   * consumed confirmations, rate limits and revocations go there, under keys
+   * namespaced by the bot's public key. Without it they stay in this process and its journals.
+   */
+  redisUrl?: string;
+  /** Runs allowed per grant and per integration; defaults in `DEFAULT_RATE_LIMITS` (60 and 300 a minute). */
+  rateLimits?: RateLimits;
+  /** The state store itself, instead of one built from `redisUrl`/`replayFile` (tests, embedding). Closed with the app. */
+  state?: SharedState;
+  /**
+   * Where outbound requests go. Leave it out in production: the sidecar then uses the
+   * executor's hardened dispatcher (public addresses only). Tests point it at loopback stand-ins.
+   */
+  dispatcher?: Dispatcher;
+  /** The executor's bounds (response and result sizes, deadline, retries). */
+  limits?: ExecutorLimits;
+  /** Request, header, keep-alive and idle timeouts of the sidecar's server (defaults: 15 s, 10 s, 5 s, 30 s). */
+  timeouts?: ServerTimeouts;
+  /**
+   * The key (at least 32 bytes) binding `next_page` tokens to their op and args. Without it
+   * each start draws a random one, so pages handed out before a restart are refused
+   * (`invalid_args`); several sidecars of one bot that must accept each other's pages share one.
+   */
+  pageKey?: Uint8Array;
+  /** fastify's logger option; requests are logged without headers, query or body whatever is passed. */
+  logger?: SidecarLoggerOption;
+  /**
+   * The broker's signed release to follow (`https://broker.example/registry.signed`;
+   * http or https). With `registryKeys`, the sidecar fetches it when it becomes ready
+   * and every `registrySyncMs`, and runs each release a trusted key signed whose
+   * sequence is above the running one and whose manifests all load.
+   */
+  registryUrl?: string;
+  /** Trusted release public keys (Ed25519, unpadded base64url); required with `registryUrl`. */
+  registryKeys?: string[];
+  /** Milliseconds between two syncs; default 60 000, at least 100. */
+  registrySyncMs?: number;
+  /**
+   * Where release fetches go. Default: a plain undici Agent (HTTP/1.1), not the
+   * executor's hardened one, because the broker is configured by the operator and
+   * may sit on loopback or a private network; a release is trusted for its
+   * signature, never for where it came from. Redirects are refused either way.
+   */
+  registryDispatcher?: Dispatcher;
+  /** The last good release (0600), run at the next start when the broker is unreachable. `startSidecar` puts it in the home folder. */
+  registryCacheFile?: string;
+  /** Largest release accepted, in bytes; default 16 MiB. */
+  registryMaxBytes?: number;
+  /** Deadline of one release fetch, in milliseconds; default 30 000. */
+  registryFetchTimeoutMs?: number;
+}
+
+export type { ExecutorLimits, KeyPair, Registry, RateLimits, SharedState };

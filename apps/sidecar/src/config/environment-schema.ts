@@ -1,0 +1,119 @@
+import { z } from "zod";
+import type { RateLimit } from "../state/shared-state.js";
+
+/** What the configuration table of docs/operating.md says about one variable. */
+export interface VariableMeta {
+  description: string;
+  /** The default, as text, when the variable is unset. */
+  default?: string;
+  /** True when the value is a secret (or names a file of secrets). */
+  secret?: boolean;
+}
+
+const variable = <T extends z.ZodType>(schema: T, meta: VariableMeta): T => schema.meta({ ...meta });
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const RATE = /^([1-9][0-9]{0,6})\/([1-9][0-9]{0,5})$/;
+const RATE_MESSAGE = "must be <runs>/<seconds> such as 60/60";
+
+/** `60/60`: at most 60 runs in 60 seconds. */
+const rate = () =>
+  z
+    .string()
+    .regex(RATE, RATE_MESSAGE)
+    .optional()
+    .transform((value): RateLimit | undefined => {
+      const match = value === undefined ? null : RATE.exec(value);
+      return match === null ? undefined : { points: Number(match[1]), durationSeconds: Number(match[2]) };
+    });
+
+/**
+ * Every environment variable the `eleven-sidecar` command reads, with what it means,
+ * and how it is parsed: `optionsFromEnvironment` reads the environment through this
+ * schema alone (`parseEnvironment`), and the table in docs/operating.md is generated
+ * from it, so the table and the code cannot disagree. A blank variable is an unset one.
+ */
+export const sidecarEnvironmentSchema = z.object({
+  SIDECAR_HOME: variable(z.string().optional(), {
+    description: "The folder holding the bot key, caller token, trusted members, audit log and replay journal (created 0700).",
+    default: "~/.eleven-sidecar",
+  }),
+  SIDECAR_SOCKET: variable(z.string().min(1).optional(), {
+    description:
+      "The Unix socket to listen on (mode 0600; only the sidecar's user can connect, no other process can squat it). Not with PORT.",
+    default: "$SIDECAR_HOME/sidecar.sock",
+  }),
+  PORT: variable(
+    z
+      .string()
+      .regex(/^[0-9]{1,5}$/, "must be a port number")
+      .optional()
+      .transform((port) => (port === undefined ? undefined : Number(port))),
+    {
+    description:
+      "Listen on loopback TCP, 127.0.0.1:PORT (0 picks a free one), instead of the Unix socket. Another local process could take the port first, so use it only when the bot cannot use a socket. Not with SIDECAR_SOCKET.",
+    default: "unset: the Unix socket",
+  }),
+  LOG_LEVEL: variable(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).default("info"), {
+    description: "pino's level for the JSON log on stdout.",
+    default: "info",
+  }),
+  REDIS_URL: variable(z.string().regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL").optional(), {
+    description:
+      "Redis for what every sidecar of this bot must share: the confirmation replay set, rate limits and revocations (keys namespaced per bot). Unset: kept in this process and its journals, for one sidecar per bot.",
+    default: "none",
+    secret: true,
+  }),
+  RATE_LIMIT_GRANT: variable(rate(), {
+    description: "Runs allowed per grant, as <runs>/<seconds>; a run over it is rate_limited with retry_after_s, nothing sent.",
+    default: "60/60",
+  }),
+  RATE_LIMIT_INTEGRATION: variable(rate(), {
+    description: "Runs allowed per integration for this bot, as <runs>/<seconds>.",
+    default: "300/60",
+  }),
+  SIDECAR_REGISTRY_URL: variable(z.string().regex(/^https?:\/\/\S+$/, "must be an http:// or https:// URL").optional(), {
+    description:
+      "The broker's GET /registry.signed to follow: the sidecar fetches it at start and every SIDECAR_REGISTRY_SYNC_MS, and runs each newer release a trusted key signed. Unset: the embedded registry.",
+    default: "none",
+  }),
+  SIDECAR_REGISTRY_KEYS: variable(
+    z
+      .string()
+      .optional()
+      .transform((keys) =>
+        keys
+          ?.split(",")
+          .map((key) => key.trim())
+          .filter((key) => key !== ""),
+      ),
+    {
+    description: "The release public keys trusted to sign registry releases (comma-separated, Ed25519, unpadded base64url); required with SIDECAR_REGISTRY_URL.",
+    default: "none",
+  }),
+  SIDECAR_REGISTRY_SYNC_MS: variable(
+    z
+      .string()
+      .regex(/^[0-9]{1,9}$/, "must be a number of milliseconds")
+      .optional()
+      .transform((ms) => (ms === undefined ? undefined : Number(ms))),
+    {
+    description: "Milliseconds between two fetches of the signed release (at least 100).",
+    default: "60000",
+  }),
+});
+
+/** The environment as the sidecar runs with it: numbers, rates and lists parsed, defaults filled in. */
+export type SidecarEnvironment = z.infer<typeof sidecarEnvironmentSchema>;
+
+/** The variables as the schema reads them: a blank value is an unset one. */
+export function withoutBlanks(environment: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const set: Record<string, string> = {};
+  for (const [name, value] of Object.entries(environment)) if (value !== undefined && value.trim() !== "") set[name] = value;
+  return set;
+}
+
+/** Parses `environment` through `sidecarEnvironmentSchema`: every problem, by variable. */
+export function parseEnvironment(environment: Readonly<Record<string, string | undefined>>): z.ZodSafeParseResult<SidecarEnvironment> {
+  return sidecarEnvironmentSchema.safeParse(withoutBlanks(environment));
+}

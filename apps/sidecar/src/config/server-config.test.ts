@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { optionsFromEnvironment } from "./server-config.js";
+
+describe("optionsFromEnvironment", () => {
+  it("defaults to no home (so ~/.eleven-sidecar), no port (so its Unix socket) and info logs", () => {
+    expect(optionsFromEnvironment({})).toEqual({ logger: { level: "info" } });
+  });
+
+  it("takes SIDECAR_HOME, PORT and LOG_LEVEL", () => {
+    expect(optionsFromEnvironment({ SIDECAR_HOME: "/srv/bot", PORT: "9000", LOG_LEVEL: "warn" })).toEqual({
+      home: "/srv/bot",
+      port: 9000,
+      logger: { level: "warn" },
+    });
+  });
+
+  it("takes REDIS_URL and the rate limits as <runs>/<seconds>", () => {
+    expect(optionsFromEnvironment({ REDIS_URL: "redis://127.0.0.1:6379/2", RATE_LIMIT_GRANT: "10/60", RATE_LIMIT_INTEGRATION: "100/3600" })).toEqual({
+      logger: { level: "info" },
+      redisUrl: "redis://127.0.0.1:6379/2",
+      rateLimits: { perGrant: { points: 10, durationSeconds: 60 }, perIntegration: { points: 100, durationSeconds: 3600 } },
+    });
+  });
+
+  it.each([["RATE_LIMIT_GRANT", "10"], ["RATE_LIMIT_GRANT", "0/60"], ["RATE_LIMIT_INTEGRATION", "ten/60"], ["REDIS_URL", "http://127.0.0.1:6379"]])("refuses %s=%s", (name, value) => {
+    expect(() => optionsFromEnvironment({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it.each(["80a", "-1", "1e3", " 80", "999999"])("refuses PORT=%s", (port) => {
+    expect(() => optionsFromEnvironment({ PORT: port })).toThrow(/PORT must be a port number/);
+  });
+
+  it("names every malformed variable in one error, never quoting a value", () => {
+    const error = (() => {
+      try {
+        optionsFromEnvironment({ PORT: "80a", REDIS_URL: "http://user:hunter2-secret@127.0.0.1", LOG_LEVEL: "chatty" });
+      } catch (thrown) {
+        return thrown as Error;
+      }
+      return undefined;
+    })();
+    expect(error?.message).toMatch(/PORT must be a port number/);
+    expect(error?.message).toMatch(/LOG_LEVEL must be one of/);
+    expect(error?.message).toMatch(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(error?.message).not.toContain("hunter2");
+  });
+
+  it("takes a blank variable for an unset one", () => {
+    expect(optionsFromEnvironment({ SIDECAR_HOME: "", PORT: "  ", LOG_LEVEL: "", SIDECAR_REGISTRY_KEYS: " " })).toEqual({ logger: { level: "info" } });
+  });
+
+  it("splits SIDECAR_REGISTRY_KEYS and reads SIDECAR_REGISTRY_SYNC_MS as a number", () => {
+    expect(optionsFromEnvironment({ SIDECAR_REGISTRY_URL: "https://broker.example.com/registry.signed", SIDECAR_REGISTRY_KEYS: " a, b ,", SIDECAR_REGISTRY_SYNC_MS: "500" })).toEqual({
+      logger: { level: "info" },
+      registryUrl: "https://broker.example.com/registry.signed",
+      registryKeys: ["a", "b"],
+      registrySyncMs: 500,
+    });
+  });
+});

@@ -1,0 +1,39 @@
+import type { StartSidecarOptions } from "../start/start-server.js";
+import { SidecarStartError } from "../start/start-error.js";
+import { parseEnvironment } from "./environment-schema.js";
+
+/**
+ * The `eleven-sidecar` command's settings, from its environment read through
+ * `sidecarEnvironmentSchema`: `SIDECAR_HOME` (default `~/.eleven-sidecar`),
+ * `SIDECAR_SOCKET` (default `$SIDECAR_HOME/sidecar.sock`), `PORT` (set: listen on
+ * 127.0.0.1:PORT instead of the socket), `LOG_LEVEL` (pino's levels, default
+ * `info`), `REDIS_URL` (shared state; default none), `RATE_LIMIT_GRANT` and
+ * `RATE_LIMIT_INTEGRATION` (`<runs>/<seconds>`, default 60/60 and 300/60), and to
+ * follow a broker's signed releases `SIDECAR_REGISTRY_URL`, `SIDECAR_REGISTRY_KEYS`
+ * (comma-separated) and `SIDECAR_REGISTRY_SYNC_MS`. Throws `SidecarStartError`
+ * (`invalid_setting`) naming every malformed variable, never quoting its value.
+ */
+export function optionsFromEnvironment(environment: Readonly<Record<string, string | undefined>>): StartSidecarOptions {
+  const parsed = parseEnvironment(environment);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${String(issue.path[0] ?? "the environment")} ${issue.message}`);
+    throw new SidecarStartError("invalid_setting", problems.join("; "));
+  }
+  const env = parsed.data;
+  const options: StartSidecarOptions = { logger: { level: env.LOG_LEVEL } };
+  if (env.SIDECAR_HOME !== undefined) options.home = env.SIDECAR_HOME;
+  if (env.PORT !== undefined) options.port = env.PORT;
+  if (env.SIDECAR_SOCKET !== undefined) {
+    if (options.port !== undefined) throw new SidecarStartError("invalid_setting", "set SIDECAR_SOCKET or PORT, not both");
+    options.socket = env.SIDECAR_SOCKET;
+  }
+  if (env.REDIS_URL !== undefined) options.redisUrl = env.REDIS_URL;
+  const { RATE_LIMIT_GRANT: perGrant, RATE_LIMIT_INTEGRATION: perIntegration } = env;
+  if (perGrant !== undefined || perIntegration !== undefined) {
+    options.rateLimits = { ...(perGrant === undefined ? {} : { perGrant }), ...(perIntegration === undefined ? {} : { perIntegration }) };
+  }
+  if (env.SIDECAR_REGISTRY_URL !== undefined) options.registryUrl = env.SIDECAR_REGISTRY_URL;
+  if (env.SIDECAR_REGISTRY_KEYS !== undefined && env.SIDECAR_REGISTRY_KEYS.length > 0) options.registryKeys = env.SIDECAR_REGISTRY_KEYS;
+  if (env.SIDECAR_REGISTRY_SYNC_MS !== undefined) options.registrySyncMs = env.SIDECAR_REGISTRY_SYNC_MS;
+  return options;
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { serializeEnvelope } from "@eleven-integrations/executor";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import fastifyPlugin from "fastify-plugin";
+import { failedCallAuditRecord, runAuditRecord, startedAuditRecord } from "../audit/audit-record.js";
+import { parseBody, runBodySchema, wellFormedOp } from "../guards/body-schemas.js";
+import { initialFacts, runFlow, type RunFacts } from "../run/run-flow.js";
+import { auditedAnswer } from "./audited-answer.js";
+import { elapsedMs, runContext, SIDECAR_CONTEXT, type SidecarContext } from "./context.js";
+import { httpErrorBody, INVALID_BODY_MESSAGE } from "./http-error.js";
+
+/** `POST /v1/run { grant, op, args?, confirmation?, page? }`: one run, its audit line written before it is answered. */
+async function runRoutes(app: FastifyInstance): Promise<void> {
+  const { sidecar } = app;
+  app.post("/v1/run", async (request, reply) => {
+    const work = handleRun(request.body, reply, sidecar);
+    sidecar.inFlight.add(work);
+    try {
+      return await work;
+    } finally {
+      sidecar.inFlight.delete(work);
+    }
+  });
+}
+
+export const runPlugin = fastifyPlugin(runRoutes, { name: "run", dependencies: [SIDECAR_CONTEXT], encapsulate: true, fastify: "5.x" });
+
+/** Runs one call and writes its audit line before answering; an unwritable audit log answers 500. */
+async function handleRun(body: unknown, reply: FastifyReply, context: SidecarContext): Promise<FastifyReply> {
+  const started = performance.now();
+  const parsed = parseBody(runBodySchema, body);
+  if (!parsed.ok) {
+    const record = failedCallAuditRecord(wellFormedOp(body), "invalid_body", elapsedMs(started));
+    return auditedAnswer(reply, context.audit, record, 400, httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
+  }
+  const facts: RunFacts = initialFacts(parsed.value);
+  const auditId = randomUUID();
+  let outcome;
+  // A write's `started` line is in the file and flushed before anything is sent; if it cannot be, nothing is.
+  const beforeWrite = async (known: RunFacts) => {
+    try {
+      await context.audit.append(startedAuditRecord(auditId, known, elapsedMs(started)), { durable: true });
+    } catch (error) {
+      throw new AuditUnavailableError(error);
+    }
+  };
+  try {
+    outcome = await runFlow(parsed.value, facts, runContext(context), beforeWrite);
+  } catch (error) {
+    if (error instanceof AuditUnavailableError) {
+      reply.log.error({ err: error.cause }, "audit log write failed before a write: nothing was sent");
+      return reply.code(500).send(httpErrorBody("audit_unavailable", "the audit log could not be written, so the write was not sent"));
+    }
+    reply.log.error({ err: error }, "run failed inside the sidecar");
+    const record = failedCallAuditRecord(facts.op, "internal_error", elapsedMs(started), facts);
+    return auditedAnswer(reply, context.audit, record, 500, httpErrorBody("internal_error", "the sidecar failed to run this call"));
+  }
+  // An executor envelope goes out as the JSON text the executor already measured.
+  const durable = facts.access === "write" && outcome.answer.status !== "confirmation_required";
+  return auditedAnswer(reply, context.audit, runAuditRecord(auditId, facts, outcome.answer, elapsedMs(started)), 200, serializeEnvelope(outcome.answer), durable);
+}
+
+/** The `started` line of a write could not be written. */
+class AuditUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("the audit log could not be written", { cause });
+    this.name = "AuditUnavailableError";
+  }
+}
