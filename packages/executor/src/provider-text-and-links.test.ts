@@ -12,7 +12,7 @@ describe("cleanProviderText", () => {
       fc.property(fc.string({ unit: "binary", maxLength: 2000 }), (text) => {
         const cleaned = cleanProviderText(text);
         if (cleaned === undefined) return;
-        expect(cleaned).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u);
+        expect(cleaned).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/u);
         expect([...cleaned].length).toBeLessThanOrEqual(MAX_PROVIDER_TEXT);
         expect(cleaned).toBe(cleaned.trim());
       }),
@@ -21,6 +21,18 @@ describe("cleanProviderText", () => {
   it("drops escape sequences whole and keeps the words", () => {
     expect(cleanProviderText("\u001b[1;31mBad\u001b[0m credentials\n\tplease")).toBe("Bad credentials please");
     expect(cleanProviderText("\u200B\u202E")).toBeUndefined();
+  });
+
+  it("cleans like a chip value (review finding 11): invisible letters, fillers and a 20-mark stack are neutralised", () => {
+    const attack = `Card\u200D declined\u200C: call\u2060 +1\uFEFF 555-0100 ok\uFE0F \u115Fnow Z${"\u0301".repeat(20)}!`;
+    const cleaned = cleanProviderText(attack) ?? "";
+    expect(cleaned).toBe("Card\uFFFD declined\uFFFD: call\uFFFD +1\uFFFD 555-0100 ok\uFFFD \uFFFDnow Z\u0301\u0301\u0301\uFFFD!");
+    expect(cleaned).not.toMatch(/[\u200B-\u200D\u2060\uFEFF\uFE00-\uFE0F\u115F]|\p{M}{4}/u);
+  });
+
+  it("keeps a real emoji presentation sequence, not a selector after a letter", () => {
+    expect(cleanProviderText("Saved \u2764\uFE0F")).toBe("Saved \u2764\uFE0F");
+    expect(cleanProviderText("paypal\uFE0F")).toBe("paypal\uFFFD");
   });
 });
 

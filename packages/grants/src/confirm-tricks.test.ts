@@ -40,10 +40,18 @@ describe("invisible letters: shown as U+FFFD", () => {
     expect(renderConfirm(TEMPLATE, { amount: "5", to: "\u3164\u3164\u2800" })).toBe("Send 5 to “\uFFFD\uFFFD\uFFFD” now");
   });
 
-  it("keeps one emoji presentation selector after a visible character, but not a smuggled run of selectors", () => {
+  it("keeps a presentation selector only in a real emoji variation sequence, never a smuggled run of selectors", () => {
     expect(renderConfirm("{a}", { a: "Thanks \u2764\uFE0F" })).toBe("Thanks \u2764\uFE0F");
-    expect(renderConfirm("{a}", { a: "\u{1F600}\uFE0F\uFE01\uFE02" })).toBe("\u{1F600}\uFE0F\uFFFD\uFFFD");
+    expect(renderConfirm("{a}", { a: "\u2764\uFE0F\uFE01\uFE02" })).toBe("\u2764\uFE0F\uFFFD\uFFFD");
     expect(renderConfirm("{a}", { a: "\uFE0Fx" })).toBe("\uFFFDx");
+    // U+1F600 is emoji by default: Unicode defines no variation sequence for it.
+    expect(renderConfirm("{a}", { a: "\u{1F600}\uFE0F" })).toBe("\u{1F600}\uFFFD");
+  });
+
+  it("a variation selector after a Latin letter does not reach the chip (review: it did)", () => {
+    const args = { amount: "5 EUR", to: "al\uFE0Fice" };
+    expect(renderConfirm(TEMPLATE, args)).toBe("Send 5 EUR to “al\uFFFDice” now");
+    expect(confirmDetails(TEMPLATE, args)).toEqual([{ name: "to", value: "al\uFFFDice", flags: ["hidden_characters"], hidden: ["U+FE0F"] }]);
   });
 });
 

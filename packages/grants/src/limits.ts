@@ -18,4 +18,4 @@ export function unixNow(): number {
   return Math.floor(Date.now() / 1000);
 }
 /** Most combining marks `renderConfirm` shows on one base character; the rest of the stack shows as one U+FFFD. */
-export const MAX_COMBINING_MARKS = 3;
+export { MAX_COMBINING_MARKS } from "@eleven-integrations/schema";

@@ -26,3 +26,12 @@ export { canonicalJson } from "./canonical-json.js";
 export { EXECUTOR_OWNED_HEADERS } from "./headers.js";
 export { manifestJsonSchema, MANIFEST_SCHEMA_ID } from "./json-schema.js";
 export { plainTextProblem } from "./plain-text.js";
+export {
+  neutraliseText,
+  HIDDEN_CHARACTER,
+  REPLACEMENT_CHARACTER,
+  MAX_COMBINING_MARKS,
+  type NeutralisedText,
+} from "./neutralise-text.js";
+export { isEmojiVariationBase } from "./unicode/emoji-variation.js";
+export { EMOJI_VARIATION_SOURCE } from "./unicode/emoji-variation-bases.js";
