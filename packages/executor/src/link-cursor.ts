@@ -43,18 +43,24 @@ function nextTarget(header: string): string | undefined {
     // Parameters run to the next "<" that starts another link (quoted values hold no "<" in practice).
     const nextOpen = header.indexOf("<", close + 1);
     const parameters = header.slice(close + 1, nextOpen === -1 ? header.length : nextOpen);
-    if (relIsNext(parameters)) return target.trim();
+    // Sentry sends its rel="next" link on the last page too, marked `results="false"`
+    // (https://docs.sentry.io/api/pagination/): that link leads to an empty page, not a next one.
+    if (relIsNext(parameters)) return parameterValue(parameters, "results")?.toLowerCase() === "false" ? undefined : target.trim();
     index = nextOpen === -1 ? header.length : nextOpen;
   }
   return undefined;
 }
 
 function relIsNext(parameters: string): boolean {
+  return parameterValue(parameters, "rel")?.toLowerCase().split(/\s+/).includes("next") === true;
+}
+
+/** The value of a link's parameter `name` (quotes removed), or undefined. */
+function parameterValue(parameters: string, name: string): string | undefined {
   for (const parameter of parameters.split(";")) {
     const equals = parameter.indexOf("=");
-    if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== "rel") continue;
-    const relations = parameter.slice(equals + 1).replace(/,\s*$/, "").trim().replace(/^"|"$/g, "");
-    if (relations.toLowerCase().split(/\s+/).includes("next")) return true;
+    if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== name) continue;
+    return parameter.slice(equals + 1).replace(/,\s*$/, "").trim().replace(/^"|"$/g, "");
   }
-  return false;
+  return undefined;
 }
