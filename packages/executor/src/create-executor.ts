@@ -76,7 +76,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
       const manifest = registry.get(integration);
       context = {
         service: manifest?.name ?? integration,
-        host: manifest === undefined ? integration : new URL(manifest.auth.base).host,
+        // The base's host as written: a tenant base names its placeholder (`{subdomain}.zendesk.com`), never a member's value.
+        host: manifest === undefined ? integration : (manifest.auth.base.slice("https://".length).split("/")[0] as string),
       };
       contexts.set(integration, context);
     }

@@ -50,6 +50,7 @@ export function prepareRequest(
   if (request.page !== undefined) {
     const paging = operation.paging;
     if (paging === undefined) return refuse(name, failure("invalid_args", `${context.service} ${operation.id} does not page, so it takes no page`, context));
+    if (paging.arg === undefined) return refuse(name, failure("invalid_args", `${context.service} ${operation.id} pages in a way this executor does not run yet`, context));
     const binding = { integration, op: operation.id, manifestHash, args: args.values, cursorArg: paging.arg };
     const opened = pages.open(request.page, binding);
     if (!opened.ok) return refuse(name, failure("invalid_args", opened.message, context));
@@ -58,6 +59,7 @@ export function prepareRequest(
     if (!withCursor.ok) return refuse(name, failure("invalid_args", `the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`, context));
     args = withCursor;
   }
+  if (operation.base.fixed === undefined) return refuse(name, failure("invalid_args", `${context.service} needs its tenant settings, which this executor does not take yet`, context));
   const url = buildUrl(operation, args.values);
   if (!url.ok) return refuse(name, failure("invalid_args", describeArgProblems(url.problems), context));
   return { ok: true, request: { name, operation, context, path: url.path, body: renderBody(operation, args.values), args: args.values, manifestHash } };

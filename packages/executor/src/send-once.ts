@@ -104,7 +104,7 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
     }
     let nextPage: string | undefined;
     const paging = operation.paging;
-    if (paging !== undefined) {
+    if (paging?.arg !== undefined) {
       const cursor =
         paging.linkQueryKey !== undefined
           ? cursorFromLink(headers.link, operation.origin + request.path, paging.linkQueryKey, paging.linkPaths)
@@ -112,7 +112,7 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
             ? undefined
             : paging.cursorFromBody?.(json);
       if (cursor !== undefined) {
-        const binding = { integration: operation.integration, op: operation.id, manifestHash: request.manifestHash, args: request.args, cursorArg: paging.arg };
+        const binding = { integration: operation.integration, op: operation.id, manifestHash: request.manifestHash, args: request.args, cursorArg: paging.arg as string };
         nextPage = options.pages.issue(binding, cursor);
         if (nextPage === undefined) return badResponse("its cursor for the next page is too long to carry");
       }

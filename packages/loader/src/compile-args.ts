@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_LENGTH, type Arg } from "@eleven-integrations/schema";
+import { DEFAULT_MAX_LENGTH, type Arg, type ArgType } from "@eleven-integrations/schema";
 
 export interface CompiledArg {
   readonly name: string;
@@ -9,6 +9,8 @@ export interface CompiledArg {
   readonly pattern: RegExp | undefined;
   readonly enum: ReadonlySet<string> | undefined;
   readonly description: string | undefined;
+  /** The type the value is checked as (`string` when the manifest declares none). */
+  readonly type: ArgType;
 }
 
 export function compileArgs(args: Record<string, Arg> | undefined): ReadonlyMap<string, CompiledArg> {
@@ -23,6 +25,7 @@ export function compileArgs(args: Record<string, Arg> | undefined): ReadonlyMap<
         pattern: arg.pattern === undefined ? undefined : new RegExp(`^(?:${arg.pattern})$`, "u"),
         enum: arg.enum === undefined ? undefined : new Set(arg.enum),
         description: arg.description,
+        type: arg.type ?? "string",
       }),
     );
   }

@@ -1,4 +1,4 @@
-import { splitTemplate, type JsonValue, type TemplatePart } from "@eleven-integrations/schema";
+import { splitTemplate, typedValue, type ArgType, type JsonValue, type TemplatePart } from "@eleven-integrations/schema";
 
 /** Marks a leaf whose optional arg was not given: its key (or array item) is dropped. */
 const MISSING = Symbol("missing");
@@ -8,18 +8,20 @@ type Node = (args: Readonly<Record<string, string>>) => Rendered;
 /**
  * Compiles a `body_json` template into a builder, once at load. String leaves are
  * filled with arg values (never parsed as JSON, so a value stays one string); objects
- * are built without a prototype so a `__proto__` key stays data.
+ * are built without a prototype so a `__proto__` key stays data. A leaf that is exactly
+ * `"{name}"` of a typed arg (`types`) renders as that JSON type: `"{duration}"` -> `30`.
  */
-export function compileBody(template: JsonValue): (args: Readonly<Record<string, string>>) => JsonValue {
-  const node = compileNode(template);
+export function compileBody(template: JsonValue, types: ReadonlyMap<string, ArgType> = new Map()): (args: Readonly<Record<string, string>>) => JsonValue {
+  const node = compileTree(template, types);
   return (args) => {
     const rendered = node(args);
     return rendered === MISSING ? null : rendered;
   };
 }
 
-function compileNode(template: JsonValue): Node {
-  if (typeof template === "string") return compileLeaf(splitTemplate(template));
+function compileTree(template: JsonValue, types: ReadonlyMap<string, ArgType>): Node {
+  const compileNode = (node: JsonValue): Node => compileTree(node, types);
+  if (typeof template === "string") return compileLeaf(splitTemplate(template), types);
   if (Array.isArray(template)) {
     const items = template.map(compileNode);
     return (args) => {
@@ -45,10 +47,17 @@ function compileNode(template: JsonValue): Node {
   return () => template;
 }
 
-function compileLeaf(parts: TemplatePart[]): Node {
+function compileLeaf(parts: TemplatePart[], types: ReadonlyMap<string, ArgType>): Node {
   if (parts.every((part) => part.kind === "literal")) {
     const text = parts.map((part) => (part.kind === "literal" ? part.text : "")).join("");
     return () => text;
+  }
+  const only = parts.length === 1 ? parts[0] : undefined;
+  const type = only?.kind === "arg" ? types.get(only.name) : undefined;
+  if (only?.kind === "arg" && type !== undefined && type !== "string") {
+    const { name } = only;
+    // The value was checked as `type` before the body renders.
+    return (args) => (Object.hasOwn(args, name) && args[name] !== undefined ? typedValue(args[name] as string, type) : MISSING);
   }
   return (args) => {
     let out = "";

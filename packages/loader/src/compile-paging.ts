@@ -3,26 +3,40 @@ import { compileLookup, scalarText } from "./compile-lookup.js";
 
 /** A list op's paging, compiled once at load. */
 export interface CompiledPaging {
-  /** The op's arg that carries the cursor. */
-  readonly arg: string;
+  /** The op's arg that carries the cursor; undefined when `nextOp` takes it, or for `next_path`. */
+  readonly arg: string | undefined;
+  /** Another read of the manifest that runs the next page with the cursor in its own `page.arg` (`page.next_op`). */
+  readonly nextOp: string | undefined;
+  /** `next_path` paging: the cursor is a path (or same-origin URL) under the base, fetched as it is. */
+  readonly nextPath: boolean;
   /** For `link` paging: the query key taken from the Link rel="next" URL. */
   readonly linkQueryKey: string | undefined;
   /** For `link` paging: other paths (`link_paths`, whole-path patterns) a next link may name besides the request's. */
   readonly linkPaths: readonly RegExp[];
-  /** For `body` and `last_item` paging: the next cursor in a parsed answer, or undefined when there is no more. */
+  /** For `body`, `last_item` and `next_path` paging: the next cursor (or path) in a parsed answer, or undefined when there is no more. */
   readonly cursorFromBody: ((body: unknown) => string | undefined) | undefined;
   /** The declaration as written. */
   readonly declaration: Paging;
 }
 
 export function compilePaging(paging: Paging): CompiledPaging {
+  const nextPath = paging.from === "next_path";
   const compiled = (cursorFromBody: CompiledPaging["cursorFromBody"], linkQueryKey?: string, linkPaths: readonly RegExp[] = []): CompiledPaging =>
-    Object.freeze({ arg: paging.arg, linkQueryKey, linkPaths: Object.freeze(linkPaths), cursorFromBody, declaration: paging });
+    Object.freeze({
+      arg: nextPath ? undefined : paging.arg,
+      nextOp: nextPath ? undefined : paging.next_op,
+      nextPath,
+      linkQueryKey,
+      linkPaths: Object.freeze(linkPaths),
+      cursorFromBody,
+      declaration: paging,
+    });
   switch (paging.from) {
     case "link":
       return compiled(undefined, paging.query_key, (paging.link_paths ?? []).map(compileLinkPath));
-    case "body": {
-      const cursor = compileLookup(paging.cursor);
+    case "body":
+    case "next_path": {
+      const cursor = compileLookup(paging.from === "body" ? paging.cursor : paging.path);
       const more = paging.more === undefined ? undefined : compileLookup(paging.more);
       return compiled((body) => {
         if (more !== undefined && more(body) !== true) return undefined;

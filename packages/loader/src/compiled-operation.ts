@@ -11,9 +11,11 @@ import {
   type TemplatePart,
 } from "@eleven-integrations/schema";
 import { compileArgs, type CompiledArg } from "./compile-args.js";
+import { compileBase, type CompiledBase } from "./compile-base.js";
 import { compileBody } from "./compile-body.js";
 import { compilePaging, type CompiledPaging } from "./compile-paging.js";
 import { compilePick, type PickAccessor } from "./compile-pick.js";
+import { compilePreview, type CompiledPreview } from "./compile-preview.js";
 import type { CompiledProviderErrors } from "./compile-provider-errors.js";
 
 /** An op ready to run: every template parsed once, at load. */
@@ -24,10 +26,16 @@ export interface CompiledOperation {
   readonly access: Access;
   readonly method: Method;
   readonly encoding: "json" | "form";
-  /** `auth.base`'s origin, such as `https://api.github.com`: the only origin requests go to. */
+  /**
+   * `auth.base`'s origin, such as `https://api.github.com`: the only origin requests go to.
+   * For a base that names a tenant it is the template's (`https://{subdomain}.zendesk.com`),
+   * never sent: the executor resolves `base` with the run's connection instead.
+   */
   readonly origin: string;
-  /** `auth.base`'s path prefix without a trailing slash (`/rest/v2`), or `""`. */
+  /** `auth.base`'s path prefix without a trailing slash (`/rest/v2`), or `""` (the template's for a tenant base). */
   readonly basePath: string;
+  /** `auth.base` compiled, shared by the manifest's ops: `fixed` for a plain base, `resolve(connection)` for a tenant's. */
+  readonly base: CompiledBase;
   /** Path segments after the base path: literal text (sent as written) or one arg each. */
   readonly pathSegments: readonly PathSegment[];
   /** Query pairs in template order: literal, or one arg whose absence drops the pair. */
@@ -50,14 +58,17 @@ export interface CompiledOperation {
   readonly errors: CompiledProviderErrors | undefined;
   /** How this op pages, or undefined for an op that returns one answer. */
   readonly paging: CompiledPaging | undefined;
+  /** A write's preview (the read to run and the line to fill), or undefined. */
+  readonly preview: CompiledPreview | undefined;
   /** The op as written in the manifest. */
   readonly operation: Operation;
 }
 
-export function compileOperation(manifest: Manifest, operation: Operation, errors?: CompiledProviderErrors): CompiledOperation {
+export function compileOperation(manifest: Manifest, operation: Operation, errors?: CompiledProviderErrors, base: CompiledBase = compileBase(manifest.auth)): CompiledOperation {
   const template = parsePathTemplate(operation.path);
   if (!template.ok) throw new Error(`unreachable: ${manifest.id} ${operation.id} path passed the schema`);
-  const base = new URL(manifest.auth.base);
+  const { origin, basePath } = base.fixed ?? templateParts(manifest.auth.base);
+  const args = compileArgs(operation.args);
   return Object.freeze({
     integration: manifest.id,
     id: operation.id,
@@ -65,20 +76,28 @@ export function compileOperation(manifest: Manifest, operation: Operation, error
     access: operation.access,
     method: operation.method,
     encoding: operation.encoding ?? "json",
-    origin: base.origin,
-    basePath: manifest.auth.base.slice(base.origin.length),
+    origin,
+    basePath,
+    base,
     pathSegments: Object.freeze(template.template.segments.map((segment) => Object.freeze(segment))),
     query: Object.freeze(template.template.query.map((pair) => Object.freeze(pair))),
-    args: compileArgs(operation.args),
+    args,
     authorization: manifest.auth.authorization,
     oauthAuthorization: manifest.auth.oauth?.authorization ?? manifest.auth.authorization,
     headers: Object.freeze(Object.entries(manifest.auth.headers ?? {}).map((entry) => Object.freeze(entry))),
-    renderBody: operation.body_json === undefined ? undefined : compileBody(operation.body_json),
+    renderBody: operation.body_json === undefined ? undefined : compileBody(operation.body_json, new Map([...args.values()].map((arg) => [arg.name, arg.type]))),
     confirm: operation.confirm,
     confirmParts: operation.confirm === undefined ? undefined : Object.freeze(splitTemplate(operation.confirm)),
     pick: operation.pick === undefined ? undefined : compilePick(operation.pick),
     errors,
     paging: operation.page === undefined ? undefined : compilePaging(operation.page),
+    preview: operation.preview === undefined ? undefined : compilePreview(operation.preview),
     operation,
   });
+}
+
+/** The origin and path prefix of a tenant base as written, for display only. */
+function templateParts(base: string): { origin: string; basePath: string } {
+  const slash = base.indexOf("/", "https://".length);
+  return slash === -1 ? { origin: base, basePath: "" } : { origin: base.slice(0, slash), basePath: base.slice(slash) };
 }

@@ -111,7 +111,7 @@ describe("loadRegistry refuses every rule of schema v1, naming the file and JSON
     ["an undeclared confirm placeholder", (m) => void (op(m, 2).confirm = "Open {name}?"), "ops[2].confirm", /\{name\}/],
     ["an undeclared body placeholder", (m) => void ((op(m, 2).body_json as Json).title = "{name}"), "ops[2].body_json.title", /\{name\}/],
     ["a bad arg name", (m) => void (op(m, 0).args = { Sort: {} }), "ops[0].args.Sort", /arg names/],
-    ["an unknown arg key", (m) => void (op(m, 0).args = { sort: { type: "string" } }), "ops[0].args.sort", /unknown key "type"/],
+    ["an unknown arg key", (m) => void (op(m, 0).args = { sort: { kind: "string" } }), "ops[0].args.sort", /unknown key "kind"/],
     ["a max_length over 4096", (m) => void (op(m, 0).args = { sort: { max_length: 5000 } }), "ops[0].args.sort.max_length", /./],
     ["an invalid pattern", (m) => void (op(m, 0).args = { sort: { pattern: "(" } }), "ops[0].args.sort.pattern", /regular expression/],
     ["a pattern invalid only with the u flag", (m) => void (op(m, 0).args = { sort: { pattern: "\\-" } }), "ops[0].args.sort.pattern", /u flag/],

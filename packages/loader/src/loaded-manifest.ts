@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJson, type Manifest } from "@eleven-integrations/schema";
 import type { CatalogEntry } from "./catalog.js";
+import { compileBase } from "./compile-base.js";
 import { compileOperation, type CompiledOperation } from "./compiled-operation.js";
 import { compileProviderErrors } from "./compile-provider-errors.js";
 import { manifestContent, sha256Hex } from "./manifest-hash.js";
@@ -54,7 +55,8 @@ export function loadManifest(valid: Manifest, text: string | undefined): LoadedM
 
 function compileOperations(manifest: Manifest): Map<string, CompiledOperation> {
   const errors = manifest.errors === undefined ? undefined : compileProviderErrors(manifest.errors);
-  return new Map(manifest.ops.map((op) => [op.id, compileOperation(manifest, op, errors)]));
+  const base = compileBase(manifest.auth);
+  return new Map(manifest.ops.map((op) => [op.id, compileOperation(manifest, op, errors, base)]));
 }
 
 export function deepFreeze<T>(value: T): T {

@@ -1,3 +1,5 @@
+import { parseTenantTemplate } from "./tenant-url.js";
+
 const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const PATH_PREFIX_SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
 const PRIVATE_SUFFIXES = [".local", ".internal", ".localhost", ".localdomain", ".home.arpa", ".lan"];
@@ -7,6 +9,11 @@ const PRIVATE_SUFFIXES = [".local", ".internal", ".localhost", ".localdomain", "
  * with a canonical origin, a public DNS host name and an optional path prefix.
  */
 export function baseUrlProblem(base: string): string | undefined {
+  if (base.includes("{") || base.includes("}")) {
+    // A tenant base: the placeholder's place is checked here, the rest with a valid label in its stead.
+    const tenant = parseTenantTemplate(base, 1);
+    return tenant.ok ? baseUrlProblem(tenant.probe) : tenant.problem;
+  }
   let url: URL;
   try {
     url = new URL(base);

@@ -4,6 +4,7 @@ export {
   operationSchema,
   argSchema,
   pickSchema,
+  tenantSchema,
   DEFAULT_MAX_LENGTH,
   MAX_MAX_LENGTH,
   type Manifest,
@@ -11,6 +12,7 @@ export {
   type Operation,
   type Arg,
   type Pick,
+  type Tenant,
   type Access,
   type Method,
   type JsonValue,
@@ -18,10 +20,22 @@ export {
 } from "./manifest-schema.js";
 export { pagingSchema, type Paging } from "./paging.js";
 export { providerErrorsSchema, failedWhenSchema, MAPPABLE_ERROR_CODES, type ProviderErrors, type FailedWhen, type MappableErrorCode } from "./provider-errors.js";
-export { oauthSchema, BROKER_AUTHORIZE_PARAMETERS, OAUTH_ERROR_CODES } from "./oauth-schema.js";
+export { oauthSchema, revocationSchema, BROKER_AUTHORIZE_PARAMETERS, OAUTH_ERROR_CODES, REVOCATION_DIALECTS, type RevocationDialect } from "./oauth-schema.js";
+export { previewSchema, splitLine, LINE_PLACEHOLDER, type Preview, type LinePart } from "./preview.js";
+export { ARG_TYPES, argTypeProblem, typedValue, type ArgType } from "./arg-type.js";
+export { FORBIDDEN_KEYS, forbiddenKeys, type ForbiddenKey } from "./forbidden-keys.js";
+export {
+  parseTenantTemplate,
+  tenantValueProblem,
+  MAX_TENANT_LENGTH,
+  TENANT_PROBE,
+  type TenantPlace,
+  type TenantPlaceholder,
+  type TenantTemplateResult,
+} from "./tenant-url.js";
 export { parseManifest, formatJsonPath, type ManifestIssue, type ParseManifestResult } from "./parse-manifest.js";
 export { parsePathTemplate, type PathTemplate, type PathSegment, type QueryPair } from "./path-template.js";
-export { splitTemplate, placeholderNames, type TemplatePart } from "./placeholders.js";
+export { splitTemplate, placeholderNames, PLACEHOLDER, type TemplatePart } from "./placeholders.js";
 export { canonicalJson } from "./canonical-json.js";
 export { EXECUTOR_OWNED_HEADERS } from "./headers.js";
 export { manifestJsonSchema, MANIFEST_SCHEMA_ID } from "./json-schema.js";

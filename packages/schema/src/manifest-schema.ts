@@ -1,9 +1,14 @@
 import { z } from "zod";
+import { ARG_TYPES, argTypeProblem } from "./arg-type.js";
 import { baseUrlProblem } from "./base-url.js";
+import { forbiddenKeys } from "./forbidden-keys.js";
+import { manifestProblems } from "./manifest-rules.js";
+import { previewSchema } from "./preview.js";
+import { parseTenantTemplate } from "./tenant-url.js";
 import { dotPathProblem } from "./dot-path.js";
 import { headerNameProblem, headerValueProblem } from "./headers.js";
 import { parsePathTemplate } from "./path-template.js";
-import { pagingSchema } from "./paging.js";
+import { pagingSchema, type Paging } from "./paging.js";
 import { oauthSchema } from "./oauth-schema.js";
 import { placeholderNames } from "./placeholders.js";
 import { plainTextProblem } from "./plain-text.js";
@@ -32,25 +37,31 @@ const text = (max: number) => plainText(max).refine((value) => value.trim().leng
 
 const dotPath = z.string().superRefine(check(dotPathProblem));
 
+const regexPattern = z
+  .string()
+  .min(1)
+  .superRefine(
+    check((pattern: string) => {
+      try {
+        new RegExp(pattern, "u");
+        return undefined;
+      } catch (error) {
+        return `is not a valid regular expression with the u flag: ${(error as Error).message}`;
+      }
+    }),
+  );
+
 export const argSchema = z.strictObject({
   required: z.boolean().optional(),
   description: plainText(500).optional(),
   max_length: z.number().int().min(1).max(MAX_MAX_LENGTH).optional(),
-  pattern: z
-    .string()
-    .min(1)
-    .superRefine(
-      check((pattern: string) => {
-        try {
-          new RegExp(pattern, "u");
-          return undefined;
-        } catch (error) {
-          return `is not a valid regular expression with the u flag: ${(error as Error).message}`;
-        }
-      }),
-    )
-    .optional(),
+  pattern: regexPattern.optional(),
   enum: z.array(z.string()).min(1).optional(),
+  /**
+   * The type the (always string) value is checked as; a body leaf that is exactly
+   * `"{name}"` renders as that JSON type. Absent: `string`.
+   */
+  type: z.enum(ARG_TYPES).optional(),
 });
 
 export const pickSchema = z
@@ -86,6 +97,8 @@ export const operationSchema = z
     destructive: z.boolean().optional(),
     pick: pickSchema.optional(),
     page: pagingSchema.optional(),
+    /** On a write: a read of the same manifest whose answer shows the member what the write will touch. */
+    preview: previewSchema.optional(),
   })
   .superRefine((operation, context) => {
     const args = operation.args ?? {};
@@ -93,6 +106,7 @@ export const operationSchema = z
     if (operation.access === "write" && operation.confirm === undefined) issue(["confirm"], "every write needs a confirm line");
     if (operation.destructive === true && operation.access !== "write") issue(["destructive"], "only a write can be destructive");
     if (operation.method === "GET" && operation.body_json !== undefined) issue(["body_json"], "a GET op carries no body");
+    if (operation.preview !== undefined && operation.access !== "write") issue(["preview"], "only a write has a preview (it shows what the write will touch)");
     if (operation.encoding === "form" && operation.body_json !== undefined && Array.isArray(operation.body_json)) {
       issue(["body_json"], "a form body must be an object");
     }
@@ -138,11 +152,19 @@ export const operationSchema = z
       const maxLength = arg.max_length ?? DEFAULT_MAX_LENGTH;
       arg.enum?.forEach((value, index) => {
         if ([...value].length > maxLength) issue(["args", name, "enum", index], `is longer than max_length ${maxLength}`);
+        const typeProblem = arg.type === undefined ? undefined : argTypeProblem(value, arg.type);
+        if (typeProblem !== undefined) issue(["args", name, "enum", index], `is not of the arg's type ${arg.type}: ${typeProblem}`);
       });
     }
   });
 
-export const authSchema = z
+/** One tenant setting: its values match `pattern` (and are always one DNS label, or one path segment). */
+export const tenantSchema = z.strictObject({
+  pattern: regexPattern,
+  description: plainText(500).optional(),
+});
+
+const authObjectFields = z
   .strictObject({
     kind: z.enum(["pat", "oauth", "both"]),
     base: z.string().max(512).regex(/^https:\/\//, "must be an https URL").superRefine(check(baseUrlProblem)),
@@ -152,14 +174,26 @@ export const authSchema = z
       .optional(),
     pat_help: text(1000).optional(),
     oauth: oauthSchema.optional(),
-  })
-  .superRefine((auth, context) => {
+    /**
+     * Settings of the connection that fill `{name}` placeholders of `base` (and of the OAuth
+     * URLs): a tenant's own host label or path segment, such as Zendesk's `{subdomain}`.
+     */
+    tenant: z.record(z.string().regex(ARG_NAME, "tenant names are [a-z][a-z0-9_]*"), tenantSchema).optional(),
+    /** The read op that answers who the credential is (GitHub `users.me`: `GET /user`). */
+    identity: z.string().regex(OP_ID, "must name a read op of this manifest (namespace.verb)").optional(),
+    /** Which picked fields of the identity op hold the account's id and display name; `id` and `name` when absent. */
+    identity_fields: z.strictObject({ id: dotPath.optional(), name: dotPath.optional() }).optional(),
+  });
+
+export const authSchema = authObjectFields.superRefine((auth, context) => {
     const issue = (path: PropertyKey[], message: string) => context.addIssue({ code: "custom", path, message });
     const usesPat = auth.kind === "pat" || auth.kind === "both";
     const usesOauth = auth.kind === "oauth" || auth.kind === "both";
     if (usesPat && auth.pat_help === undefined) issue(["pat_help"], `is required when kind is "${auth.kind}"`);
     if (usesOauth && auth.oauth === undefined) issue(["oauth"], `is required when kind is "${auth.kind}"`);
     if (!usesOauth && auth.oauth !== undefined) issue(["oauth"], `must be absent when kind is "${auth.kind}"`);
+    tenantProblems(auth, issue);
+    if (auth.identity_fields !== undefined && auth.identity === undefined) issue(["identity_fields"], 'names identity fields, so "identity" must name the op that answers them');
     const seen = new Map<string, string>();
     for (const name of Object.keys(auth.headers ?? {})) {
       const lower = name.toLowerCase();
@@ -169,7 +203,7 @@ export const authSchema = z
     }
   });
 
-export const manifestSchema = z
+const manifestObjectSchema = z
   .strictObject({
     $schema: z.string().optional(),
     schema: z.literal(1),
@@ -188,9 +222,29 @@ export const manifestSchema = z
       }
       seen.add(operation.id);
     });
+    for (const problem of manifestProblems(manifest)) context.addIssue({ code: "custom", path: [...problem.path], message: problem.message });
   });
 
-export type Manifest = z.infer<typeof manifestSchema>;
+/**
+ * Manifest schema v1. The raw JSON is first searched for `__proto__`, `constructor` and
+ * `prototype` keys at any depth (a record would drop `__proto__` silently and validate
+ * a manifest other than the one written); then every field and cross-field rule applies.
+ */
+export const manifestSchema = z
+  .unknown()
+  .superRefine((json, context) => {
+    for (const found of forbiddenKeys(json)) {
+      context.addIssue({
+        code: "custom",
+        path: [...found.path],
+        message: `the key "${found.key}" is not allowed anywhere in a manifest: it names JavaScript's prototype machinery, and would be dropped or misread rather than kept as data`,
+      });
+    }
+  })
+  .pipe(manifestObjectSchema);
+
+export type Manifest = z.infer<typeof manifestObjectSchema>;
+export type Tenant = z.infer<typeof tenantSchema>;
 export type Auth = z.infer<typeof authSchema>;
 export type { OAuthSettings } from "./oauth-schema.js";
 export type Operation = z.infer<typeof operationSchema>;
@@ -200,20 +254,35 @@ export type Access = Operation["access"];
 export type Method = Operation["method"];
 export type JsonValue = z.infer<typeof z.json>;
 
-/** The cursor arg of a paging op is one of its optional args, placed in a query value or a body leaf; only reads page. */
+/**
+ * A paging read: its cursor arg is one of its args, placed in a query value or a whole body
+ * leaf (whether it may be required depends on the other ops: see manifest-rules); with
+ * `next_op` it has no cursor arg of its own; a `next_path` op is a GET.
+ */
 function pagingProblems(
-  operation: { access: string; args?: Record<string, { required?: boolean | undefined }> | undefined; page?: { arg: string } | undefined; body_json?: unknown },
+  operation: { access: string; method: string; args?: Record<string, unknown> | undefined; page?: Paging | undefined; body_json?: unknown },
   query: readonly { value: { kind: string; name?: string } }[],
   issue: (path: PropertyKey[], message: string) => void,
 ): void {
-  const name = operation.page?.arg as string;
+  const page = operation.page as Paging;
   if (operation.access !== "read") issue(["page"], "only a read op pages");
-  const arg = operation.args?.[name];
-  if (arg === undefined) {
+  if (page.from === "next_path") {
+    if (operation.method !== "GET") issue(["page", "from"], "a next path is fetched with GET, so only a GET op pages by next_path");
+    return;
+  }
+  if (page.next_op !== undefined) {
+    if (page.arg !== undefined) issue(["page", "arg"], `the cursor goes to ${page.next_op}'s own page.arg, so this op takes none: leave "arg" out`);
+    return;
+  }
+  const name = page.arg;
+  if (name === undefined) {
+    issue(["page"], 'needs "arg" (the op\'s arg that carries the cursor), or "next_op" (the read that takes it)');
+    return;
+  }
+  if (operation.args?.[name] === undefined) {
     issue(["page", "arg"], `names no declared arg ("${name}")`);
     return;
   }
-  if (arg.required === true) issue(["args", name, "required"], `carries the page cursor, so it must be optional (the first page has none)`);
   let placed = query.some((pair) => pair.value.kind === "arg" && pair.value.name === name);
   if (!placed && operation.body_json !== undefined) {
     forEachStringLeaf(operation.body_json, [], (leaf) => {
@@ -223,7 +292,36 @@ function pagingProblems(
   if (!placed) issue(["page", "arg"], `{${name}} must fill a query value or a whole body leaf, where the cursor is sent`);
 }
 
-function forEachStringLeaf(value: unknown, path: PropertyKey[], visit: (leaf: string, path: PropertyKey[]) => void): void {
+/** `auth.tenant` declares exactly the placeholders of `base`; OAuth URLs name only declared ones, each in its place. */
+function tenantProblems(auth: z.infer<typeof authObjectFields>, issue: (path: PropertyKey[], message: string) => void): void {
+  const declared = new Set(Object.keys(auth.tenant ?? {}));
+  const base = parseTenantTemplate(auth.base, 1);
+  const inBase = new Set(base.ok ? base.placeholders.map((placeholder) => placeholder.name) : []);
+  if (base.ok) {
+    for (const name of inBase) if (!declared.has(name)) issue(["base"], `placeholder {${name}} names no tenant setting: declare it in auth.tenant`);
+  }
+  for (const name of declared) {
+    if (!inBase.has(name) && base.ok) issue(["tenant", name], `is not used in base: a tenant setting fills a {${name}} placeholder of base`);
+  }
+  const urls: [PropertyKey[], string | undefined][] = [
+    [["oauth", "authorize_url"], auth.oauth?.authorize_url],
+    [["oauth", "token_url"], auth.oauth?.token_url],
+    [["oauth", "revocation", "url"], auth.oauth?.revocation?.url],
+  ];
+  for (const [path, url] of urls) {
+    if (url === undefined) continue;
+    const parsed = parseTenantTemplate(url, declared.size);
+    if (!parsed.ok) {
+      issue(path, declared.size === 0 && /[{}]/.test(url) ? "holds braces, but no tenant setting is declared" : parsed.problem);
+      continue;
+    }
+    for (const placeholder of parsed.placeholders) {
+      if (!declared.has(placeholder.name)) issue(path, `placeholder {${placeholder.name}} names no tenant setting`);
+    }
+  }
+}
+
+export function forEachStringLeaf(value: unknown, path: PropertyKey[], visit: (leaf: string, path: PropertyKey[]) => void): void {
   if (typeof value === "string") visit(value, path);
   else if (Array.isArray(value)) value.forEach((item, index) => forEachStringLeaf(item, [...path, index], visit));
   else if (value !== null && typeof value === "object") {

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { dotPathProblem } from "./dot-path.js";
+import { PLACEHOLDER } from "./placeholders.js";
+import { TENANT_PROBE } from "./tenant-url.js";
 
 /** Authorize parameters the broker itself sets: a manifest may not fix them. */
 export const BROKER_AUTHORIZE_PARAMETERS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"] as const;
@@ -15,10 +17,31 @@ const PARAMETER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const PROVIDER_CODE = /^[A-Za-z0-9_.:-]{1,100}$/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
+/** An https URL; `{tenant}` placeholders stand for a valid label while it is parsed (where they may stand is checked with `auth.tenant`). */
 const httpsUrl = z
   .string()
+  .max(1024)
   .regex(/^https:\/\//, "must be an https URL")
-  .refine((value) => URL.canParse(value), "must be an absolute URL");
+  .refine((value) => URL.canParse(value.replace(PLACEHOLDER, TENANT_PROBE)), "must be an absolute URL");
+
+/**
+ * How a provider revokes a token, when it does not follow RFC 7009. Each is named after
+ * the provider whose documentation it follows; the broker implements each (and grows
+ * this list as it learns more):
+ * - `github`: `DELETE /applications/{client_id}/token`, HTTP Basic with the client's
+ *   credentials, JSON body `{ "access_token": ... }`;
+ * - `slack`: `auth.revoke` called with the token itself as the bearer, `{ ok: true, revoked: true }`;
+ * - `stripe`: `POST /oauth/deauthorize` with `client_id` and the connected `stripe_user_id`, the
+ *   platform's secret key as the bearer.
+ */
+export const REVOCATION_DIALECTS = ["github", "slack", "stripe"] as const;
+export type RevocationDialect = (typeof REVOCATION_DIALECTS)[number];
+
+/** `auth.oauth.revocation`: RFC 7009 at `url` when `dialect` is absent, else the provider's own way. */
+export const revocationSchema = z.strictObject({
+  url: httpsUrl,
+  dialect: z.enum(REVOCATION_DIALECTS).optional(),
+});
 
 const dotPath = z.string().superRefine((value, context) => {
   const problem = dotPathProblem(value);
@@ -60,6 +83,10 @@ export const oauthSchema = z
     authorization: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP auth scheme token (such as "Bearer") or "none"').optional(),
     /** Dot-paths of extra answer members the member client needs (Stripe: `stripe_user_id`), sealed with the tokens. */
     bundle_fields: z.array(dotPath).min(1).max(10).optional(),
+    /** How the broker revokes a token when the member disconnects. */
+    revocation: revocationSchema.optional(),
+    /** An https page where the member revokes the app's access by hand (shown when there is no `revocation`). */
+    revoke_help: httpsUrl.optional(),
   })
   .superRefine((oauth, context) => {
     const issue = (path: PropertyKey[], message: string) => context.addIssue({ code: "custom", path, message });
@@ -69,7 +96,8 @@ export const oauthSchema = z
     });
     if (oauth.authorize_params !== undefined) {
       let fixedInUrl = new URLSearchParams();
-      if (URL.canParse(oauth.authorize_url)) fixedInUrl = new URL(oauth.authorize_url).searchParams;
+      const authorizeUrl = oauth.authorize_url.replace(PLACEHOLDER, TENANT_PROBE);
+      if (URL.canParse(authorizeUrl)) fixedInUrl = new URL(authorizeUrl).searchParams;
       for (const name of Object.keys(oauth.authorize_params)) {
         if ((BROKER_AUTHORIZE_PARAMETERS as readonly string[]).includes(name)) {
           issue(["authorize_params", name], `is set by the broker itself${name === "scope" ? " (list scopes in \"scopes\")" : ""}`);

@@ -10,6 +10,9 @@ const dotPath = z.string().superRefine((value, context) => {
   if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
 });
 const arg = z.string().regex(ARG_NAME, "must name one of the op's args");
+const OP_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
+/** Another read of the same manifest that takes the cursor in its own `page.arg` (Dropbox `files/list_folder/continue`). */
+const nextOp = z.string().regex(OP_ID, "must name a read op of this manifest (namespace.verb)");
 /** A path from the origin on: literal segments, or `*` for exactly one segment. */
 const LINK_PATH = /^(?:\/(?:[A-Za-z0-9._~-]+|\*))+$/;
 
@@ -24,17 +27,26 @@ const LINK_PATH = /^(?:\/(?:[A-Za-z0-9._~-]+|\*))+$/;
  *   and (with `more`) the value at `more` is `true` (Slack, Notion, Google, Linear, Todoist);
  * - `last_item`: the `key` of the last item of the array at `items` (the body itself when
  *   absent), when the value at `more` is `true` (Stripe).
+ * - `next_path`: the value at `path` in the answer, a path (or same-origin URL) under
+ *   `auth.base` that is fetched as it is for the next page (Salesforce `nextRecordsUrl`),
+ *   when it is a non-empty string and (with `more`) the value at `more` is `true`.
  * Paths are read in the raw answer, before `pick`.
+ *
+ * `next_op` (with `link`, `body` or `last_item`) names another read of the same manifest
+ * that takes the cursor in its own `page.arg`: the page token then runs that op, and
+ * `arg` is left out (the op itself takes no cursor).
  */
 export const pagingSchema = z.discriminatedUnion("from", [
   z.strictObject({
     from: z.literal("link"),
-    arg,
+    arg: arg.optional(),
     query_key: z.string().regex(QUERY_KEY, "must be a URL query key"),
     link_paths: z.array(z.string().max(512).regex(LINK_PATH, 'must be a path of literal segments and "*" (one segment), such as /repositories/*/issues')).min(1).max(4).optional(),
+    next_op: nextOp.optional(),
   }),
-  z.strictObject({ from: z.literal("body"), arg, cursor: dotPath, more: dotPath.optional() }),
-  z.strictObject({ from: z.literal("last_item"), arg, items: dotPath.optional(), key: dotPath, more: dotPath }),
+  z.strictObject({ from: z.literal("body"), arg: arg.optional(), cursor: dotPath, more: dotPath.optional(), next_op: nextOp.optional() }),
+  z.strictObject({ from: z.literal("last_item"), arg: arg.optional(), items: dotPath.optional(), key: dotPath, more: dotPath, next_op: nextOp.optional() }),
+  z.strictObject({ from: z.literal("next_path"), path: dotPath, more: dotPath.optional() }),
 ]);
 
 export type Paging = z.infer<typeof pagingSchema>;

@@ -1,6 +1,10 @@
 import { wholePlaceholder } from "./placeholders.js";
 
-export type PathSegment = { kind: "literal"; text: string } | { kind: "arg"; name: string };
+/**
+ * One path segment: literal text, or one arg filling the segment, optionally followed by a
+ * literal `suffix` that starts with `:` or `.` (`{spreadsheet_id}:batchUpdate`, `{sid}.json`).
+ */
+export type PathSegment = { kind: "literal"; text: string } | { kind: "arg"; name: string; suffix?: string };
 export interface QueryPair {
   key: string;
   value: { kind: "literal"; text: string } | { kind: "arg"; name: string };
@@ -15,6 +19,8 @@ export type PathTemplateResult = { ok: true; template: PathTemplate } | { ok: fa
 const PCHAR = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]*$/;
 const QUERY_CHAR = /^[A-Za-z0-9._~!$'()*+,;:@%/?-]*$/;
 const PERCENT = /%(?![0-9A-Fa-f]{2})/;
+/** A placeholder followed, in its segment, by a literal suffix that starts with `:` or `.`. */
+const SUFFIXED = /^\{([a-z][a-z0-9_]*)\}([:.][A-Za-z0-9._~!$&'()*+,;=:@-]+)$/;
 
 /** Parses an op path (`/repos/{owner}/{repo}/issues?state={state}`) into segments and query pairs. */
 export function parsePathTemplate(path: string): PathTemplateResult {
@@ -33,8 +39,10 @@ export function parsePathTemplate(path: string): PathTemplateResult {
   rawSegments.forEach((raw, index) => {
     const arg = wholePlaceholder(raw);
     if (arg !== undefined) return void segments.push({ kind: "arg", name: arg });
+    const suffixed = SUFFIXED.exec(raw);
+    if (suffixed !== null) return void segments.push({ kind: "arg", name: suffixed[1] as string, suffix: suffixed[2] as string });
     if (raw.includes("{") || raw.includes("}")) {
-      problems.push(`segment "${raw}": a placeholder must be a whole segment, and braces are not allowed otherwise`);
+      problems.push(`segment "${raw}": a placeholder must be a whole segment (or be followed by a literal suffix that starts with ":" or "."), and braces are not allowed otherwise`);
     } else if (raw === "" && index < rawSegments.length - 1) {
       problems.push("must not hold an empty segment");
     } else if (!PCHAR.test(raw) || PERCENT.test(raw)) {

@@ -48,8 +48,12 @@ export interface PaletteOperation {
   confirm?: string;
   /** Present (true) when the manifest marks the op destructive. */
   destructive?: true;
-  /** Present when the op pages: `arg` is the arg that carries the cursor; a run passes `page` (an answer's `next_page`) instead. */
-  page?: { arg: string };
+  /**
+   * Present when the op pages: `arg` is the arg that carries the cursor, absent when the op
+   * takes none (its pages continue through another op, `page.next_op`, or a next path); a
+   * run passes `page` (an answer's `next_page`) instead.
+   */
+  page?: { arg?: string };
 }
 
 export interface Palette {

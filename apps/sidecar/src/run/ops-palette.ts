@@ -25,7 +25,7 @@ export async function opsPalette(body: OpsBody, context: GrantCheckContext & { r
     const entry: PaletteOperation = { id: operation.id, label: operation.label, access: operation.access, args: { ...operation.args } };
     if (operation.confirm !== undefined) entry.confirm = operation.confirm;
     if (operation.destructive === true) entry.destructive = true;
-    if (operation.page !== undefined) entry.page = { arg: operation.page.arg };
+    if (operation.page !== undefined) entry.page = compiled.paging?.arg === undefined ? {} : { arg: compiled.paging.arg };
     ops.push(entry);
   }
   return { status: "ok", integration: grant.integration, access: grant.access, ops };

@@ -15,8 +15,12 @@ export interface PaletteOperation {
   args: Record<string, PaletteArg>;
   confirm?: string;
   destructive?: boolean;
-  /** Present when the op pages: `arg` carries the cursor; a run passes `page` (the `next_page` of the previous answer) instead. */
-  page?: { arg: string };
+  /**
+   * Present when the op pages: `arg` is the arg that carries the cursor, absent when the op
+   * takes none (its pages continue through another op, `page.next_op`, or a next path); a
+   * run passes `page` (an answer's `next_page`) instead.
+   */
+  page?: { arg?: string };
 }
 
 /** `POST /v1/ops`'s answer for one grant. */

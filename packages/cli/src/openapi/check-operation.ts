@@ -286,8 +286,9 @@ function checkPaging(spec: SpecOperation, op: Operation, parameter: (place: stri
     if (!walk.found) add("page", `${what} ${path}`, `page.${what} "${path}" is not in the success response`);
     return walk;
   };
-  if (page.from === "body") {
-    exists("cursor", page.cursor, schemas);
+  if (page.from === "body" || page.from === "next_path") {
+    if (page.from === "body") exists("cursor", page.cursor, schemas);
+    else exists("path", page.path, schemas);
     if (page.more !== undefined) exists("more", page.more, schemas);
     return;
   }

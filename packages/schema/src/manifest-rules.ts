@@ -1,0 +1,103 @@
+import type { Auth, Operation } from "./manifest-schema.js";
+import { placeholderNames } from "./placeholders.js";
+import { splitLine } from "./preview.js";
+
+export interface ManifestProblem {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/**
+ * Rules that tie one op to another: the identity op, a write's preview read, a list's
+ * continuation op, and which cursor args may be required. Each problem carries its path.
+ */
+export function manifestProblems(manifest: { readonly auth: Auth; readonly ops: readonly Operation[] }): ManifestProblem[] {
+  const problems: ManifestProblem[] = [];
+  const issue = (path: PropertyKey[], message: string) => problems.push({ path, message });
+  const byId = new Map(manifest.ops.map((op) => [op.id, op]));
+  identityProblems(manifest.auth, byId, issue);
+  const continuations = new Set<string>();
+  manifest.ops.forEach((op, index) => {
+    if (op.preview !== undefined) previewProblems(op, index, byId, issue);
+    if (op.page !== undefined && op.page.from !== "next_path" && op.page.next_op !== undefined) {
+      continuations.add(op.page.next_op);
+      nextOpProblems(op, op.page.next_op, index, byId, issue);
+    }
+  });
+  manifest.ops.forEach((op, index) => {
+    const cursor = op.page === undefined || op.page.from === "next_path" ? undefined : op.page.arg;
+    if (cursor !== undefined && op.args?.[cursor]?.required === true && !continuations.has(op.id)) {
+      issue(["ops", index, "args", cursor, "required"], "carries the page cursor, so it must be optional (the first page has none), unless another op names this one as its page.next_op");
+    }
+  });
+  return problems;
+}
+
+type Issue = (path: PropertyKey[], message: string) => void;
+
+function identityProblems(auth: Auth, byId: ReadonlyMap<string, Operation>, issue: Issue): void {
+  if (auth.identity === undefined) return;
+  const op = byId.get(auth.identity);
+  if (op === undefined) return issue(["auth", "identity"], `names no op of this manifest ("${auth.identity}")`);
+  if (op.access !== "read") return issue(["auth", "identity"], `must name a read op; ${op.id} is a ${op.access}`);
+  const required = requiredArgs(op);
+  if (required.length > 0) issue(["auth", "identity"], `${op.id} takes required args (${required.join(", ")}), but the identity op runs with none`);
+  const picked = op.pick?.fields ?? [];
+  for (const key of ["id", "name"] as const) {
+    const field = auth.identity_fields?.[key] ?? key;
+    if (picked.includes(field)) continue;
+    const path = auth.identity_fields?.[key] === undefined ? ["auth", "identity"] : ["auth", "identity_fields", key];
+    issue(path, `the account's ${key} "${field}" is not a picked field of ${op.id} (pick.fields: ${picked.length === 0 ? "none" : picked.join(", ")})`);
+  }
+}
+
+function previewProblems(op: Operation, index: number, byId: ReadonlyMap<string, Operation>, issue: Issue): void {
+  const preview = op.preview as NonNullable<Operation["preview"]>;
+  const at = (...path: PropertyKey[]) => ["ops", index, "preview", ...path];
+  const read = byId.get(preview.op);
+  if (read === undefined) return issue(at("op"), `names no op of this manifest ("${preview.op}")`);
+  if (read.access !== "read") return issue(at("op"), `must name a read op; ${read.id} is a ${read.access}`);
+  const writeArgs = op.args ?? {};
+  const given = preview.args ?? {};
+  for (const [name, template] of Object.entries(given)) {
+    const readArg = read.args?.[name];
+    if (readArg === undefined) {
+      issue(at("args", name), `is not an arg of ${read.id}`);
+      continue;
+    }
+    for (const placeholder of placeholderNames(template)) {
+      const writeArg = writeArgs[placeholder];
+      if (writeArg === undefined) issue(at("args", name), `placeholder {${placeholder}} names no arg of ${op.id}`);
+      else if (readArg.required === true && writeArg.required !== true) {
+        issue(at("args", name), `fills ${read.id}'s required arg from {${placeholder}}, which ${op.id} does not require: the preview could not run without it`);
+      }
+    }
+  }
+  for (const name of requiredArgs(read)) {
+    if (!Object.hasOwn(given, name)) issue(at("args"), `leaves out ${read.id}'s required arg "${name}"`);
+  }
+  const picked = read.pick?.fields ?? [];
+  for (const part of splitLine(preview.line)) {
+    if (part.kind === "field" && !picked.includes(part.path)) {
+      issue(at("line"), `{${part.path}} is not a picked field of ${read.id} (pick.fields: ${picked.length === 0 ? "none" : picked.join(", ")})`);
+    }
+  }
+}
+
+function nextOpProblems(op: Operation, nextOp: string, index: number, byId: ReadonlyMap<string, Operation>, issue: Issue): void {
+  const path = ["ops", index, "page", "next_op"];
+  const next = byId.get(nextOp);
+  if (next === undefined) return issue(path, `names no op of this manifest ("${nextOp}")`);
+  if (next.id === op.id) return issue(path, 'names this op itself: an op that takes its own cursor declares "arg" instead');
+  if (next.access !== "read") return issue(path, `must name a read op; ${next.id} is a ${next.access}`);
+  const cursor = next.page === undefined || next.page.from === "next_path" ? undefined : next.page.arg;
+  if (cursor === undefined) return issue(path, `${next.id} must declare its own page.arg, the arg that takes the cursor`);
+  const others = requiredArgs(next).filter((name) => name !== cursor);
+  if (others.length > 0) issue(path, `${next.id} requires args besides its cursor (${others.join(", ")}), which a page token cannot fill`);
+}
+
+function requiredArgs(op: Operation): string[] {
+  return Object.entries(op.args ?? {})
+    .filter(([, arg]) => arg.required === true)
+    .map(([name]) => name);
+}
