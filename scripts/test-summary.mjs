@@ -26,4 +26,6 @@ for (const group of ["packages", "apps", "bench", "manifests", "scripts", "examp
   }
 }
 for (const dir of missing) console.error(`no test results from ${dir}`);
-console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`);
+// `--counts` prints the three numbers alone, for .ci/run to add up over two Node versions.
+if (process.argv.includes("--counts")) console.log(`${passed} ${failed} ${skipped}`);
+else console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`);
