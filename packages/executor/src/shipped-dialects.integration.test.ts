@@ -29,7 +29,7 @@ const NOT_LISTS = new Set(["gandi domains.check", "gmail threads.get"]);
 /**
  * Lists the provider answers whole: its API documents no paging for them, so there is no
  * cursor to declare (Trello returns a member's boards, a board's lists and cards, and a
- * search's cards, up to `cards_limit`, in one answer; Gmail every label). An integration all of whose lists are
+ * search's cards, up to `cards_limit`, in one answer; Gmail every label; Figma a team's projects, a project's files and a file's comments). An integration all of whose lists are
  * whole has no `page` example.
  */
 const WHOLE_LISTS = new Set([
@@ -41,13 +41,18 @@ const WHOLE_LISTS = new Set([
   "clickup spaces.list",
   "clickup folders.list",
   "gmail labels.list",
+  "figma projects.list",
+  "figma projects.files",
+  "figma comments.list",
 ]);
 /**
- * Lists a provider pages by page number alone, with no cursor, link or next page in the
- * answer (ClickUp's tasks: `page=0,1,...`, 100 a page, `last_page` beside the tasks): no paging
- * style can follow them, so the op takes `page` as an ordinary arg and says so.
+ * Lists a provider pages by page number or item offset alone, with no cursor, link or next
+ * page in the answer (ClickUp's tasks: `page=0,1,...`, 100 a page, `last_page` beside the
+ * tasks; Box's search and a file's comments: `offset`, with `total_count` beside the
+ * entries): no paging style can follow them, so the op takes `page` or `offset` as an
+ * ordinary arg and says how to reach the next page.
  */
-const PAGE_NUMBER_LISTS = new Set(["clickup tasks.list"]);
+const PAGE_NUMBER_LISTS = new Set(["clickup tasks.list", "box search.query", "box comments.list"]);
 
 let server: TestServer;
 let executor: Executor;
@@ -82,7 +87,7 @@ describe.each(manifests.map((manifest) => [manifest.id] as const))("%s", (id) =>
     const recorded = read(`./__fixtures__/${id}.json`) as Record<string, { picked: unknown }>;
     for (const op of manifest?.ops ?? []) {
       const isList = op.access === "read" && Array.isArray(recorded[op.id]?.picked) && !NOT_LISTS.has(`${id} ${op.id}`) && !WHOLE_LISTS.has(`${id} ${op.id}`) && !PAGE_NUMBER_LISTS.has(`${id} ${op.id}`);
-      if (PAGE_NUMBER_LISTS.has(`${id} ${op.id}`)) expect(op.args?.page?.description, `${id} ${op.id}`).toMatch(/next page/);
+      if (PAGE_NUMBER_LISTS.has(`${id} ${op.id}`)) expect(op.args?.page?.description ?? op.args?.offset?.description, `${id} ${op.id}`).toMatch(/next page/);
       expect(op.page !== undefined, `${id} ${op.id}`).toBe(isList);
     }
   });
