@@ -16,7 +16,7 @@ interface Example {
   readonly args: Record<string, string>;
   readonly response: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown };
   readonly expect?: { readonly status: "ok" | "error"; readonly next_page?: boolean; readonly code?: string; readonly http_status?: number; readonly provider?: object };
-  readonly next_request?: { readonly path: string; readonly body_variables?: Record<string, string> };
+  readonly next_request?: { readonly path: string; readonly body_variables?: Record<string, string>; readonly body?: unknown };
 }
 
 const registry: Registry = loadRegistry(manifestFiles);
@@ -44,6 +44,8 @@ const WHOLE_LISTS = new Set([
   "figma projects.list",
   "figma projects.files",
   "figma comments.list",
+  "discord channels.list",
+  "discord scheduled_events.list",
 ]);
 /**
  * Lists a provider pages by page number or item offset alone, with no cursor, link or next
@@ -53,6 +55,13 @@ const WHOLE_LISTS = new Set([
  * ordinary arg and says how to reach the next page.
  */
 const PAGE_NUMBER_LISTS = new Set(["clickup tasks.list", "box search.query", "box comments.list"]);
+/**
+ * Lists a provider pages by the id of the last item the bot got, passed back as an arg,
+ * without ever saying whether more exist (Discord's `after=` servers and `before=`
+ * messages): no paging style can tell the last page, so the op takes the id as an ordinary
+ * arg whose description says to pass the last id of the previous answer.
+ */
+const LAST_ID_LISTS = new Set(["discord guilds.list", "discord messages.list"]);
 
 let server: TestServer;
 let executor: Executor;
@@ -86,8 +95,9 @@ describe.each(manifests.map((manifest) => [manifest.id] as const))("%s", (id) =>
     expect(manifest?.errors).toBeDefined();
     const recorded = read(`./__fixtures__/${id}.json`) as Record<string, { picked: unknown }>;
     for (const op of manifest?.ops ?? []) {
-      const isList = op.access === "read" && Array.isArray(recorded[op.id]?.picked) && !NOT_LISTS.has(`${id} ${op.id}`) && !WHOLE_LISTS.has(`${id} ${op.id}`) && !PAGE_NUMBER_LISTS.has(`${id} ${op.id}`);
+      const isList = op.access === "read" && Array.isArray(recorded[op.id]?.picked) && !NOT_LISTS.has(`${id} ${op.id}`) && !WHOLE_LISTS.has(`${id} ${op.id}`) && !PAGE_NUMBER_LISTS.has(`${id} ${op.id}`) && !LAST_ID_LISTS.has(`${id} ${op.id}`);
       if (PAGE_NUMBER_LISTS.has(`${id} ${op.id}`)) expect(op.args?.page?.description ?? op.args?.offset?.description, `${id} ${op.id}`).toMatch(/next page/);
+      if (LAST_ID_LISTS.has(`${id} ${op.id}`)) expect(Object.values(op.args ?? {}).some((arg) => /last id of the previous answer/.test(arg.description ?? "")), `${id} ${op.id}`).toBe(true);
       expect(op.page !== undefined, `${id} ${op.id}`).toBe(isList);
     }
   });
@@ -130,5 +140,6 @@ describe.each(manifests.map((manifest) => [manifest.id] as const))("%s", (id) =>
     if (example.next_request?.body_variables !== undefined) {
       expect((JSON.parse(server.requests[0]?.body ?? "{}") as { variables: unknown }).variables).toEqual(example.next_request.body_variables);
     }
+    if (example.next_request?.body !== undefined) expect(JSON.parse(server.requests[0]?.body ?? "null")).toEqual(example.next_request.body);
   });
 });
