@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute } from "node:path";
 import { Client } from "undici";
 
 const MARKER = Symbol.for("eleven-integrations.error.SidecarClientError");
@@ -49,25 +48,8 @@ export function parseSidecarAddress(text: string): SidecarAddress {
   return { kind: "tcp", origin: url.origin };
 }
 
-/** The sidecar's home: `$SIDECAR_HOME`, else `~/.eleven-sidecar`. */
-export function sidecarHome(env: Readonly<Record<string, string | undefined>>): string {
-  const home = env["SIDECAR_HOME"];
-  return home !== undefined && home !== "" ? home : join(homedir(), ".eleven-sidecar");
-}
-
-/**
- * The address used when none is given: `$ELEVEN_SIDECAR` (or the older
- * `$ELEVEN_SIDECAR_URL`), else the sidecar's default socket
- * `unix:$SIDECAR_HOME/sidecar.sock`. Never a TCP port unless one is asked for:
- * any local process could have taken the port first.
- */
-export function defaultSidecarAddress(env: Readonly<Record<string, string | undefined>>): string {
-  for (const name of ["ELEVEN_SIDECAR", "ELEVEN_SIDECAR_URL"]) {
-    const given = env[name];
-    if (given !== undefined && given !== "") return given;
-  }
-  return `unix:${join(sidecarHome(env), "sidecar.sock")}`;
-}
+// Kept in their own module so the command line can name the defaults without loading undici.
+export { defaultSidecarAddress, sidecarHome } from "./sidecar-home.js";
 
 /** Reads the caller token file (`$SIDECAR_HOME/caller-token` by default). */
 export async function readCallerToken(file: string): Promise<string> {

@@ -1,0 +1,93 @@
+// Commands a bot (or its operator) runs against a sidecar: run an op, search, serve MCP.
+import { opArgs } from "../op-args.js";
+import { defaultCallerTokenFile, defaultSidecarAddress } from "../sidecar-home.js";
+import { defineCommand } from "./declare.js";
+
+const SIDECAR = {
+  value: "unix:/path/sidecar.sock|http://127.0.0.1:PORT",
+  default: { text: "$ELEVEN_SIDECAR, else unix:$SIDECAR_HOME/sidecar.sock", from: defaultSidecarAddress },
+  help: "the sidecar to ask",
+} as const;
+const CALLER_TOKEN_FILE = {
+  value: "file",
+  default: { text: "$SIDECAR_HOME/caller-token", from: defaultCallerTokenFile },
+  help: "the sidecar's caller token",
+} as const;
+
+export const runCommand = defineCommand({
+  words: ["run"],
+  audience: "bot",
+  summary:
+    "ask a sidecar to run the op; prints the envelope. Grants and confirmations are read from a file or standard input, never from the command line (every local user can read it). With more to read the envelope has next_page: pass it to --page, same args",
+  positionals: { usage: "<integration> <op>", min: 2, message: "run takes <integration> <op>" },
+  flags: {
+    grant: { value: "@file|-", required: true, help: "the grant, from a file or standard input" },
+    arg: { value: "name=value", repeatable: true, help: "one arg of the op (repeat the flag)" },
+    confirmation: { value: "@file|-", help: "the member's signed tap, for a write" },
+    page: { value: "next_page", help: "the next page of a paged read" },
+    sidecar: SIDECAR,
+    "caller-token-file": CALLER_TOKEN_FILE,
+  },
+  run: async ({ flags, positionals }, io) =>
+    (await import("../commands/run.js")).run(
+      {
+        integration: positionals[0] as string,
+        op: positionals[1] as string,
+        args: opArgs(flags.arg),
+        grant: flags.grant,
+        confirmation: flags.confirmation,
+        page: flags.page,
+        sidecar: flags.sidecar,
+        callerTokenFile: flags["caller-token-file"],
+      },
+      io,
+    ),
+});
+
+export const searchCommand = defineCommand({
+  words: ["search"],
+  audience: "bot",
+  summary:
+    "rank integrations and ops in the local registry, a broker's, or a sidecar's; with a sidecar and the bot's grants, say for each op whether it is ready or what is missing",
+  positionals: { usage: "<words...>", min: 1, max: Number.POSITIVE_INFINITY, message: "search takes the words to look for" },
+  flags: {
+    category: { value: "category", help: "only this category" },
+    access: { value: "read|write", help: "only reads or only writes" },
+    limit: { value: "n", help: "at most n results" },
+    json: { switch: true, help: "print the answer as JSON" },
+    dir: { value: "folder", help: "search these manifests" },
+    broker: { value: "url", help: "search a broker's catalog" },
+    sidecar: { value: "unix:/path|http://127.0.0.1:PORT", help: "search through a sidecar, with readiness" },
+    grant: { value: "@file|-", repeatable: true, help: "a grant the bot holds (with --sidecar; repeat the flag)" },
+    "caller-token-file": CALLER_TOKEN_FILE,
+  },
+  run: async ({ flags, positionals }, io) =>
+    (await import("../commands/search.js")).search(
+      {
+        words: positionals.join(" "),
+        dir: flags.dir,
+        broker: flags.broker,
+        sidecar: flags.sidecar,
+        callerTokenFile: flags["caller-token-file"],
+        grants: flags.grant,
+        category: flags.category,
+        access: flags.access,
+        limit: flags.limit,
+        json: flags.json,
+      },
+      io,
+    ),
+});
+
+export const mcpCommand = defineCommand({
+  words: ["mcp"],
+  audience: "bot",
+  summary: "a Model Context Protocol server on stdio whose tools are the ops the grants allow; every call goes through the sidecar",
+  flags: {
+    grant: { value: "@file", repeatable: true, help: "a grant whose ops become tools (repeat the flag)" },
+    sidecar: SIDECAR,
+    "caller-token-file": CALLER_TOKEN_FILE,
+  },
+  run: async ({ flags }, io) =>
+    (await import("../commands/mcp.js")).mcp({ sidecar: flags.sidecar, callerTokenFile: flags["caller-token-file"], grants: flags.grant }, io),
+});
