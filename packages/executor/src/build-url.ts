@@ -1,4 +1,4 @@
-import type { CompiledOperation } from "@eleven-integrations/loader";
+import type { CompiledOperation, ResolvedBase } from "@eleven-integrations/loader";
 import type { ArgProblem } from "./arg-problem.js";
 import { encodeComponent } from "./encode-component.js";
 import { pathValueProblem, queryValueProblem } from "./url-value.js";
@@ -13,20 +13,21 @@ export type BuildUrlResult =
 /**
  * Builds the request target from the compiled path: literal segments as written,
  * each arg as exactly one RFC 3986-encoded segment or query value. The result is
- * parsed back and must keep the base's origin and path prefix, unchanged.
+ * parsed back and must keep the base's origin and path prefix, unchanged. `base` is the
+ * manifest's base resolved for the run's connection (the op's own for a fixed base).
  */
-export function buildUrl(operation: CompiledOperation, args: Readonly<Record<string, string>>): BuildUrlResult {
+export function buildUrl(operation: CompiledOperation, args: Readonly<Record<string, string>>, base: ResolvedBase = operation): BuildUrlResult {
   const problems: ArgProblem[] = [];
-  let pathname = operation.basePath;
+  let pathname = base.basePath;
   for (const segment of operation.pathSegments) {
     if (segment.kind === "literal") {
       pathname += `/${segment.text}`;
       continue;
     }
     const value = args[segment.name] ?? "";
-    const problem = pathValueProblem(value);
+    const problem = pathValueProblem(value, segment.suffix !== undefined);
     if (problem !== undefined) problems.push({ arg: segment.name, message: problem });
-    else pathname += `/${encodeComponent(value)}`;
+    else pathname += segment.suffix === undefined ? `/${encodeComponent(value)}` : `/${encodeComponent(value)}${segment.suffix}`;
   }
   const pairs: string[] = [];
   for (const pair of operation.query) {
@@ -43,18 +44,18 @@ export function buildUrl(operation: CompiledOperation, args: Readonly<Record<str
   if (problems.length > 0) return { ok: false, problems };
 
   const path = pairs.length === 0 ? pathname : `${pathname}?${pairs.join("&")}`;
-  const url = operation.origin + path;
+  const url = base.origin + path;
   if (Buffer.byteLength(url) > MAX_URL_BYTES) {
     return { ok: false, problems: [{ arg: "", message: `the URL would be longer than ${MAX_URL_BYTES} bytes` }] };
   }
-  if (!staysInsideBase(operation, url, pathname, pairs.length > 0)) {
+  if (!staysInsideBase(base, url, pathname, pairs.length > 0)) {
     return { ok: false, problems: [{ arg: "", message: "the URL would leave the integration's base" }] };
   }
   return { ok: true, url, path };
 }
 
 /** Parsed back, the URL names the base's origin, and its path is the one built, under the base's path. */
-function staysInsideBase(operation: CompiledOperation, url: string, pathname: string, hasQuery: boolean): boolean {
+function staysInsideBase(base: ResolvedBase, url: string, pathname: string, hasQuery: boolean): boolean {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -62,9 +63,9 @@ function staysInsideBase(operation: CompiledOperation, url: string, pathname: st
     return false;
   }
   return (
-    parsed.origin === operation.origin &&
+    parsed.origin === base.origin &&
     parsed.pathname === pathname &&
-    pathname.startsWith(`${operation.basePath}/`) &&
+    pathname.startsWith(`${base.basePath}/`) &&
     parsed.hash === "" &&
     parsed.username === "" &&
     parsed.password === "" &&

@@ -1,4 +1,5 @@
 import type { CompiledArg } from "@eleven-integrations/loader";
+import { argTypeProblem } from "@eleven-integrations/schema";
 import { hasLoneSurrogate } from "./unsafe-characters.js";
 
 /** The problem with one given value against its declaration, or undefined. */
@@ -8,7 +9,7 @@ export function checkArgValue(arg: CompiledArg, value: unknown): string | undefi
   if (hasLoneSurrogate(value)) return "must not hold a lone surrogate";
   if (arg.enum !== undefined && !arg.enum.has(value)) return `must be one of ${[...arg.enum].map((item) => JSON.stringify(item)).join(", ")}`;
   if (arg.pattern !== undefined && !arg.pattern.test(value)) return "does not match the pattern the op declares";
-  return undefined;
+  return arg.type === "string" ? undefined : argTypeProblem(value, arg.type);
 }
 
 /** Whether `value` holds more than `max` code points, without building an array of them. */

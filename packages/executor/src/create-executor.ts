@@ -30,6 +30,13 @@ export interface RunRequest {
    * key, or changed in any way, is `invalid_args` and nothing is sent.
    */
   readonly page?: string | undefined;
+  /**
+   * The connection's tenant settings (`{ subdomain: "acme" }`), from the grant the member
+   * signed: they fill `auth.base`'s placeholder. Never taken from `args`; a missing or
+   * invalid setting is `invalid_args` naming it, and nothing is sent. Ignored for a base
+   * without a tenant.
+   */
+  readonly connection?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface ExecutorOptions {

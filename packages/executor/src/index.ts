@@ -7,3 +7,5 @@ export { createHardenedDispatcher, type HardenedDispatcherOptions } from "./hard
 export { isPublicAddress } from "./is-public-address.js";
 export { AddressRefusedError } from "./address-refused-error.js";
 export { serializeEnvelope } from "./fit-result.js";
+export { accountFromIdentity, IdentityError, MAX_ACCOUNT_TEXT, type Account, type AccountResult, type IdentityErrorCode } from "./account.js";
+export { checkNextPath, type NextPathResult } from "./next-path.js";

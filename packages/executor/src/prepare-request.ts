@@ -1,10 +1,11 @@
-import type { CompiledOperation, Registry } from "@eleven-integrations/loader";
+import type { CompiledOperation, Registry, ResolvedBase, TenantProblem } from "@eleven-integrations/loader";
 import { describeArgProblems } from "./arg-problem.js";
 import { buildUrl } from "./build-url.js";
 import { checkArgs } from "./check-args.js";
 import { errorEnvelope, type ErrorEnvelope, type RunName } from "./envelope.js";
 import { failure, type FailureContext } from "./failure.js";
-import type { PageSigner } from "./page-token.js";
+import { checkNextPath } from "./next-path.js";
+import type { PageBinding, PageSigner } from "./page-token.js";
 import { renderBody, type RenderedBody } from "./render-body.js";
 
 /** How much of an unknown integration or op name an envelope echoes back. */
@@ -12,16 +13,24 @@ const MAX_ECHOED_NAME = 100;
 
 /** An op with its request target and body built: everything but the credential. */
 export interface PreparedRequest {
+  /** What the caller asked for: the envelope names it, even when another op runs the page. */
   readonly name: RunName;
+  /** The op that is sent: the one asked for, or its `page.next_op` for a continued page. */
   readonly operation: CompiledOperation;
   readonly context: FailureContext;
-  /** Path and query, appended to `operation.origin`. */
+  /** The origin the request goes to: the base's, with the connection's tenant filled in. */
+  readonly origin: string;
+  /** The base the request is under, for checking the next page's path. */
+  readonly base: ResolvedBase;
+  /** Path and query, appended to `origin`. */
   readonly path: string;
   readonly body: RenderedBody | undefined;
-  /** The checked args, the page's cursor included; what a next page is bound to. */
+  /** The checked args of the op asked for (its cursor included, when it takes one). */
   readonly args: Readonly<Record<string, string>>;
   /** The hash of the manifest the op comes from; a page token is bound to it. */
   readonly manifestHash: string;
+  /** What the next page's token is bound to: the op asked for, its args (cursor left out) and its manifest. */
+  readonly pageBinding: PageBinding;
 }
 
 export type PrepareResult = { readonly ok: true; readonly request: PreparedRequest } | { readonly ok: false; readonly envelope: ErrorEnvelope };
@@ -33,7 +42,7 @@ export function prepareRequest(
   contextOf: (integration: string) => FailureContext,
   pages: PageSigner,
 ): PrepareResult {
-  const request: { integration?: unknown; op?: unknown; args?: unknown; page?: unknown } = input !== null && typeof input === "object" ? input : {};
+  const request: { integration?: unknown; op?: unknown; args?: unknown; page?: unknown; connection?: unknown } = input !== null && typeof input === "object" ? input : {};
   const name: RunName = { integration: echo(request.integration), op: echo(request.op) };
   const integration = typeof request.integration === "string" ? request.integration : undefined;
   if (integration === undefined || registry.get(integration) === undefined) {
@@ -44,25 +53,72 @@ export function prepareRequest(
   if (operation === undefined) {
     return refuse(name, failure("unknown_op", `${context.service} has no operation named "${name.op}"`, context));
   }
+  const invalid = (message: string) => refuse(name, failure("invalid_args", message, context));
   let args = checkArgs(operation, request.args);
-  if (!args.ok) return refuse(name, failure("invalid_args", describeArgProblems(args.problems), context));
+  if (!args.ok) return invalid(describeArgProblems(args.problems));
+  // Tenant settings come from the connection alone (the grant), never from the args.
+  let resolved: ResolvedBase | undefined = operation.base.fixed;
+  if (resolved === undefined) {
+    const tenant = operation.base.resolve(request.connection);
+    if (!tenant.ok) return invalid(describeTenantProblems(tenant.problems));
+    resolved = tenant.base;
+  }
+  const base = resolved;
   const manifestHash = registry.manifestHash(integration) ?? "";
+  const paging = operation.paging;
+  const binding = (values: Readonly<Record<string, string>>): PageBinding => ({ integration, op: operation.id, manifestHash, args: values, cursorArg: paging?.arg ?? "" });
+  const prepared = (sent: CompiledOperation, path: string, values: Readonly<Record<string, string>>, sentArgs: Readonly<Record<string, string>>): PrepareResult => ({
+    ok: true,
+    request: {
+      name,
+      operation: sent,
+      context,
+      origin: base.origin,
+      base,
+      path,
+      body: renderBody(sent, sentArgs),
+      args: values,
+      manifestHash,
+      pageBinding: binding(values),
+    },
+  });
+
   if (request.page !== undefined) {
-    const paging = operation.paging;
-    if (paging === undefined) return refuse(name, failure("invalid_args", `${context.service} ${operation.id} does not page, so it takes no page`, context));
-    if (paging.arg === undefined) return refuse(name, failure("invalid_args", `${context.service} ${operation.id} pages in a way this executor does not run yet`, context));
-    const binding = { integration, op: operation.id, manifestHash, args: args.values, cursorArg: paging.arg };
-    const opened = pages.open(request.page, binding);
-    if (!opened.ok) return refuse(name, failure("invalid_args", opened.message, context));
+    if (paging === undefined) return invalid(`${context.service} ${operation.id} does not page, so it takes no page`);
+    const opened = pages.open(request.page, binding(args.values));
+    if (!opened.ok) return invalid(opened.message);
+    if (paging.nextPath) {
+      // The path was checked when the answer gave it; checked again as it is sent.
+      const next = checkNextPath(opened.cursor, base);
+      if (!next.ok) return invalid(next.message);
+      return prepared(operation, next.path, args.values, args.values);
+    }
+    if (paging.nextOp !== undefined) {
+      const continuation = registry.operation(integration, paging.nextOp);
+      const cursorArg = continuation?.paging?.arg;
+      if (continuation === undefined || cursorArg === undefined) return invalid(`${context.service} ${operation.id} names no op to continue its pages with`);
+      const withCursor = checkArgs(continuation, { [cursorArg]: opened.cursor });
+      if (!withCursor.ok) return invalid(`the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`);
+      const url = buildUrl(continuation, withCursor.values, base);
+      if (!url.ok) return invalid(describeArgProblems(url.problems));
+      return prepared(continuation, url.path, args.values, withCursor.values);
+    }
+    if (paging.arg === undefined) return invalid(`${context.service} ${operation.id} does not page, so it takes no page`);
     // The cursor is an arg like any other: its declared bounds apply, and it is escaped where it is placed.
     const withCursor = checkArgs(operation, { ...args.values, [paging.arg]: opened.cursor });
-    if (!withCursor.ok) return refuse(name, failure("invalid_args", `the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`, context));
+    if (!withCursor.ok) return invalid(`the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`);
     args = withCursor;
   }
-  if (operation.base.fixed === undefined) return refuse(name, failure("invalid_args", `${context.service} needs its tenant settings, which this executor does not take yet`, context));
-  const url = buildUrl(operation, args.values);
-  if (!url.ok) return refuse(name, failure("invalid_args", describeArgProblems(url.problems), context));
-  return { ok: true, request: { name, operation, context, path: url.path, body: renderBody(operation, args.values), args: args.values, manifestHash } };
+  const url = buildUrl(operation, args.values, base);
+  if (!url.ok) return invalid(describeArgProblems(url.problems));
+  return prepared(operation, url.path, args.values, args.values);
+}
+
+/** Names each tenant setting that is missing or refused, never its value. */
+function describeTenantProblems(problems: readonly TenantProblem[]): string {
+  return problems
+    .map((problem) => (problem.setting === "" ? problem.message : `the connection's setting "${problem.setting}" ${problem.message}`))
+    .join("; ");
 }
 
 function refuse(name: RunName, error: ErrorEnvelope["error"]): PrepareResult {

@@ -5,6 +5,7 @@ import type { ByteBudget } from "./byte-budget.js";
 import type { Deadline } from "./deadline.js";
 import { parseBody, parseErrorBody, projectBody } from "./decode-body.js";
 import { cursorFromLink } from "./link-cursor.js";
+import { checkNextPath } from "./next-path.js";
 import type { PageSigner } from "./page-token.js";
 import { failureIn2xx, withProviderDetails } from "./provider-failure.js";
 import { errorEnvelope, okEnvelope, type Envelope, type EnvelopeError } from "./envelope.js";
@@ -52,7 +53,7 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
   let response: Dispatcher.ResponseData;
   try {
     response = await options.dispatcher.request({
-      origin: operation.origin,
+      origin: request.origin,
       path: request.path,
       method: operation.method,
       headers: options.headers,
@@ -104,16 +105,21 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
     }
     let nextPage: string | undefined;
     const paging = operation.paging;
-    if (paging?.arg !== undefined) {
-      const cursor =
+    if (paging !== undefined) {
+      let cursor =
         paging.linkQueryKey !== undefined
-          ? cursorFromLink(headers.link, operation.origin + request.path, paging.linkQueryKey, paging.linkPaths)
+          ? cursorFromLink(headers.link, request.origin + request.path, paging.linkQueryKey, paging.linkPaths)
           : json === undefined
             ? undefined
             : paging.cursorFromBody?.(json);
+      if (cursor !== undefined && paging.nextPath) {
+        // A next path is a URL the provider chose: held to the base before any token carries it.
+        const next = checkNextPath(cursor, request.base);
+        if (!next.ok) return badResponse(next.message);
+        cursor = next.path;
+      }
       if (cursor !== undefined) {
-        const binding = { integration: operation.integration, op: operation.id, manifestHash: request.manifestHash, args: request.args, cursorArg: paging.arg as string };
-        nextPage = options.pages.issue(binding, cursor);
+        nextPage = options.pages.issue(request.pageBinding, cursor);
         if (nextPage === undefined) return badResponse("its cursor for the next page is too long to carry");
       }
     }

@@ -9,12 +9,15 @@ const ASCII_PERCENT = /%([0-7][0-9A-Fa-f])/g;
  * The problem with a value that fills a whole path segment, or undefined. Each spelling
  * a server might see is checked: the value, its NFKC form (full-width `．．` is `..`)
  * and its percent-decoded forms (`%2e%2e`, `%252e`), so no decoding step downstream
- * turns it into a dot segment, a separator or a control.
+ * turns it into a dot segment, a separator or a control. A value followed by a literal
+ * suffix in its segment (`{sid}.json`, `{id}:batchUpdate`) may not end in `.` in any
+ * spelling either, so value and suffix never run together into `..` or a new extension.
  */
-export function pathValueProblem(value: string): string | undefined {
+export function pathValueProblem(value: string, suffixed = false): string | undefined {
   if (value === "") return "must not be empty in a path";
   for (const spelling of spellings(value)) {
     if (spelling === "." || spelling === "..") return 'must not be "." or ".." in any spelling';
+    if (suffixed && spelling.endsWith(".")) return 'must not end in "." in any spelling (a suffix follows it in its segment)';
     if (spelling.includes("/") || spelling.includes("\\")) return 'must not hold "/" or "\\" in any spelling';
     if (hasUnsafeCharacter(spelling)) return "must not hold control, bidirectional or zero-width characters";
   }
