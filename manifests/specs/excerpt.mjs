@@ -35,6 +35,9 @@ function read(file) {
   return createRequire(cli.resolve("@apidevtools/json-schema-ref-parser"))("js-yaml").load(text);
 }
 
+/** `#/components/<kind>/<name>` of a reference, also of one that points inside the component. */
+const componentRef = (ref) => ref.split("/").slice(0, 4).join("/");
+
 const merged = groups.length > 1;
 const kept = {};
 const components = {};
@@ -51,12 +54,13 @@ groups.forEach(([input, source, revision, ...paths], place) => {
     if (Array.isArray(value)) return value.forEach(visit);
     if (value === null || typeof value !== "object") return;
     for (const [key, inner] of Object.entries(value)) {
-      if (key === "$ref" && typeof inner === "string" && inner.startsWith("#/components/") && !reached.has(inner)) {
-        const [, , kind, ...parts] = inner.split("/");
-        const name = parts.join("/").replace(/~1/g, "/").replace(/~0/g, "~");
+      if (key === "$ref" && typeof inner === "string" && inner.startsWith("#/components/") && !reached.has(componentRef(inner))) {
+        // A reference may point inside a component (PagerDuty's #/components/schemas/Tag/allOf/0): keep the whole component.
+        const [, , kind, encoded = ""] = inner.split("/");
+        const name = encoded.replace(/~1/g, "/").replace(/~0/g, "~");
         const target = document.components?.[kind]?.[name];
         if (target === undefined) throw new Error(`dangling reference ${inner}`);
-        reached.set(inner, { kind, name, target });
+        reached.set(componentRef(inner), { kind, name, target });
         visit(target);
       } else visit(inner);
     }
@@ -81,8 +85,8 @@ groups.forEach(([input, source, revision, ...paths], place) => {
     if (value === null || typeof value !== "object") return value;
     const copy = {};
     for (const [key, inner] of Object.entries(value)) {
-      const target = key === "$ref" ? renamed.get(inner) : undefined;
-      copy[key] = target === undefined ? rewrite(inner) : `#/components/${target.kind}/${target.name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      const target = key === "$ref" && typeof inner === "string" ? renamed.get(componentRef(inner)) : undefined;
+      copy[key] = target === undefined ? rewrite(inner) : `#/components/${target.kind}/${target.name.replace(/~/g, "~0").replace(/\//g, "~1")}${inner.slice(componentRef(inner).length)}`;
     }
     return copy;
   };

@@ -51,10 +51,17 @@ const WHOLE_LISTS = new Set([
  * Lists a provider pages by page number or item offset alone, with no cursor, link or next
  * page in the answer (ClickUp's tasks: `page=0,1,...`, 100 a page, `last_page` beside the
  * tasks; Box's search and a file's comments: `offset`, with `total_count` beside the
- * entries): no paging style can follow them, so the op takes `page` or `offset` as an
+ * entries; PagerDuty's classic pagination: `offset`, with `more`): no paging style can follow them, so the op takes `page` or `offset` as an
  * ordinary arg and says how to reach the next page.
  */
-const PAGE_NUMBER_LISTS = new Set(["clickup tasks.list", "box search.query", "box comments.list"]);
+const PAGE_NUMBER_LISTS = new Set([
+  "clickup tasks.list",
+  "box search.query",
+  "box comments.list",
+  "pagerduty incidents.list",
+  "pagerduty oncalls.list",
+  "pagerduty services.list",
+]);
 /**
  * Lists a provider pages by the id of the last item the bot got, passed back as an arg,
  * without ever saying whether more exist (Discord's `after=` servers and `before=`
