@@ -213,8 +213,10 @@ function walkBody(value: JsonValue, schemas: Schema[], path: string, context: Bo
     if (parts.length === 1 && parts[0]?.kind === "arg") {
       const name = parts[0].name;
       addValue(where, where, checkArg(name, args[name] ?? {}, rules));
-      if (context.encoding === "json" && rules.types.length > 0 && !rules.types.includes("string")) {
-        add("type", where, `${where}: {${name}} is sent as a JSON string, the spec wants ${rules.types.join(" | ")}`);
+      // A typed arg (`type: "integer"`) fills a whole leaf as that JSON type; any other as a string.
+      const sent = context.encoding === "json" ? (args[name]?.type ?? "string") : "string";
+      if (context.encoding === "json" && rules.types.length > 0 && !sentTypeFits(sent, rules.types)) {
+        add("type", where, `${where}: {${name}} is sent as a JSON ${sent}, the spec wants ${rules.types.join(" | ")}`);
       }
     } else if (parts.every((part) => part.kind === "literal")) {
       addValue(where, where, checkFixedValue(value, rules));
@@ -222,6 +224,12 @@ function walkBody(value: JsonValue, schemas: Schema[], path: string, context: Bo
     return;
   }
   addValue(where, where, checkFixedValue(value as number | boolean | null, rules));
+}
+
+/** Whether a leaf sent as JSON `sent` is of one of the spec's `types` (an integer is a number too). */
+function sentTypeFits(sent: string, types: readonly string[]): boolean {
+  if (sent === "integer") return types.includes("integer") || types.includes("number");
+  return types.includes(sent);
 }
 
 function successSchemas(spec: SpecOperation): Schema[] {

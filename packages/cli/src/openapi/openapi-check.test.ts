@@ -209,6 +209,14 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
     expect(text).toContain("body size: {size} is sent as a JSON string, the spec wants integer");
   });
 
+  it("accepts an integer arg (type: integer) where the spec wants an integer: it is sent as a JSON number", async () => {
+    const typed: Op = { ...create, encoding: "json", args: { ...create.args, size: { type: "integer" } }, body_json: { name: "{name}", size: "{size}" } };
+    const text = line((await check(acme([typed], { "Acme-Account": "acct_1" }), ACME)).out, "things.create");
+    expect(text).not.toContain("body size");
+    const boolean: Op = { ...typed, args: { ...create.args, size: { type: "boolean" } } };
+    expect(line((await check(acme([boolean], { "Acme-Account": "acct_1" }), ACME)).out, "things.create")).toContain("body size: {size} is sent as a JSON boolean, the spec wants integer");
+  });
+
   it("checks path args against path-item parameters", async () => {
     const get: Op = { id: "things.get", label: "Get", access: "read", method: "GET", path: "/things/{thing}", args: { thing: { required: true } }, pick: { fields: ["id"] } };
     const result = await check(acme([get]), ACME);

@@ -91,7 +91,9 @@ export function checkArg(name: string, arg: Arg, rules: ValueRules): ValueProble
     problems.push({ rule: "pattern", message: `arg ${name} has no pattern, but the spec requires ${rules.pattern}` });
   }
   const wanted = rules.types.filter((type) => type in NOT_OF_TYPE);
-  if (wanted.length > 0 && wanted.length === rules.types.length) {
+  // A typed arg is checked as its type at run time: an integer arg never carries other text.
+  const typed = arg.type !== undefined && arg.type !== "string" && (wanted.includes(arg.type) || (arg.type === "integer" && wanted.includes("number")));
+  if (!typed && wanted.length > 0 && wanted.length === rules.types.length) {
     const pattern = arg.pattern === undefined ? undefined : new RegExp(`^(?:${arg.pattern})$`, "u");
     const leaks = wanted.some((type) => (NOT_OF_TYPE[type] ?? []).some((probe) => pattern === undefined || (pattern.test(probe) && !fitsType(probe, rules.types))));
     if (leaks) {
