@@ -84,7 +84,7 @@ it("runs a member's grant through the bot's sidecar, confirms the write once, an
   attempts.a += 1;
   const asked = await botA.call("/v1/run", { grant: writeGrant, op: "issues.create", args: issueArgs });
   expect(asked.statusCode).toBe(200);
-  expect(asked.body).toMatchObject({ status: "confirmation_required", integration: "github", op: "issues.create", confirm: "Open issue “Release 1.2 “stable”” in octocat/hello-world, visible to everyone who can read that repository", details: [] });
+  expect(asked.body).toMatchObject({ status: "confirmation_required", integration: "github", op: "issues.create", confirm: "Open issue “Release 1.2 \uFFFDstable\uFFFD” in octocat/hello-world, visible to everyone who can read that repository", details: [{ name: "title", value: "Release 1.2 “stable”", flags: ["template_look_alike"] }] });
   expect(provider.requests).toHaveLength(1);
 
   // The member taps the chip: a confirmation over that line (their client kept the grant it signed).

@@ -163,6 +163,17 @@ describe("integrations confirm asks before it signs", () => {
     expect(shown).toContain(" tail");
     err.length = 0;
     await main(["confirm", "--member", member.file, "--gid", "AAAAAAAAAAAAAAAAAAAAAA", "slack", "chat.post_message", "--arg", "channel=C0123456", "--arg", "text=Pay p\u0430ypal.com now", "--yes"], io);
-    expect(err.join("")).toContain("text (mixes scripts: look-alike letters?; Cyrillic + Latin):");
+    expect(err.join("")).toContain("text (mixes scripts: look-alike letters?; letters that look Latin but are not; Cyrillic + Latin; reads as: Pay paypal.com now):");
+  });
+
+  it("flags a registrant e-mail spelt in Lisu with what it reads as, and a value's quote that could close the line's own", async () => {
+    const member = await memberKeyFile();
+    const lisu = "\uA4E2\uA4F0\uA4E3\uA4E6\uA4F2\uA4DA\uA4F0@\uA4EE\uA4DA\uA4DF\uA4F0.\uA4DA\uA4F3\uA4DF";
+    const spoofed = Object.entries({ ...args, email: lisu, owner_type: "individual), x (company" }).flatMap(([name, value]) => ["--arg", `${name}=${value}`]);
+    expect(await main(["confirm", "--member", member.file, "--gid", "AAAAAAAAAAAAAAAAAAAAAA", "gandi", "domains.register", ...spoofed, "--yes"], io)).toBe(0);
+    const shown = err.join("");
+    expect(shown).toContain("email (letters that look Latin but are not; Lisu; reads as: SERVlCE@ACME.COM):");
+    expect(shown).toContain("(individual\uFFFD, x \uFFFDcompany)");
+    expect(shown).toContain("owner_type (quotes or brackets that could pass for the line's own (shown as U+FFFD in the line)):");
   });
 });

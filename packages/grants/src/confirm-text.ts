@@ -29,7 +29,7 @@ function bound(text: string): { text: string; shortened: boolean } {
 }
 
 /** A value holding right-to-left letters is wrapped in FSI … PDI, so it cannot reorder the text around it. */
-function isolate(text: string): string {
+export function isolate(text: string): string {
   return RIGHT_TO_LEFT.test(text) ? FSI + text + PDI : text;
 }
 

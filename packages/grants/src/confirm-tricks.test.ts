@@ -103,23 +103,25 @@ describe("right-to-left runs: isolated in FSI … PDI", () => {
 });
 
 describe("mixed-script look-alikes: shown as typed, flagged in details", () => {
-  it("a Cyrillic а inside a Latin word is flagged with its scripts", () => {
+  it("a Cyrillic а inside a Latin word is flagged with its scripts, its skeleton and what it reads as", () => {
     const args = { amount: "5", to: "p\u0430ypal" };
     expect(renderConfirm(TEMPLATE, args)).toBe("Send 5 to “p\u0430ypal” now");
-    expect(confirmDetails(TEMPLATE, args)).toEqual([{ name: "to", value: "p\u0430ypal", flags: ["mixed_script"], scripts: ["Cyrillic", "Latin"] }]);
+    expect(confirmDetails(TEMPLATE, args)).toEqual([
+      { name: "to", value: "p\u0430ypal", flags: ["mixed_script", "look_alike"], scripts: ["Cyrillic", "Latin"], skeleton: "paypal", reads_as: "paypal" },
+    ]);
   });
 
-  it("a whole word of Latin-looking Cyrillic letters is flagged look_alike", () => {
-    expect(findLookAlike("\u0430\u0440\u0440\u04CF\u0435")).toEqual({ kind: "look_alike", scripts: ["Cyrillic"] });
+  it("a whole word of Latin-looking Cyrillic letters is flagged look_alike (UTS #39 whole-script confusable)", () => {
+    expect(findLookAlike("\u0430\u0440\u0440\u04CF\u0435")).toEqual({ flags: ["look_alike"], scripts: ["Cyrillic"], skeleton: "applе".replace("е", "e"), reads_as: "apple" });
   });
 
   it("Greek omicron in an email, and Latin beside Cyrillic words, are flagged", () => {
-    expect(findLookAlike("admin@ex\u03BFmple.com")?.kind).toBe("mixed_script");
-    expect(findLookAlike("Pay Ivan \u0418\u0432\u0430\u043D")?.kind).toBe("mixed_script");
+    expect(findLookAlike("admin@ex\u03BFmple.com")?.flags).toEqual(["mixed_script", "look_alike"]);
+    expect(findLookAlike("Pay Ivan \u0418\u0432\u0430\u043D")?.flags).toEqual(["mixed_script"]);
   });
 
   it("does not flag one writing system: Russian, Japanese, Korean, Chinese with Latin, plain English", () => {
-    for (const text of ["\u041F\u0440\u0438\u0432\u0435\u0442, \u043C\u0438\u0440", "東京タワーへ行く", "서울 Seoul", "iPhone\u624B\u673A", "Fix the bug", "naïve café", "\u05E9\u05DC\u05D5\u05DD"]) {
+    for (const text of ["\u041F\u0440\u0438\u0432\u0435\u0442, \u043C\u0438\u0440", "東京タワーへ行く", "서울 Seoul", "iPhone\u624B\u673A", "Fix the bug", "naïve café", "\u05E9\u05DC\u05D5\u05DD", "Zoë Ærø", "10 × 3 — 5 € • ok"]) {
       expect(findLookAlike(text), text).toBeUndefined();
     }
   });

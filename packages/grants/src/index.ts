@@ -41,7 +41,17 @@ export {
   type ReceiptPayload,
   type ReceiptInput,
 } from "./receipt-payload.js";
-export { renderConfirm, confirmDetails, type ConfirmDetail, type ConfirmDetailFlag } from "./render-confirm.js";
+export {
+  renderConfirm,
+  renderConfirmParts,
+  confirmDetails,
+  type ConfirmDetail,
+  type ConfirmDetailFlag,
+  type ConfirmLine,
+  type ConfirmLinePart,
+} from "./render-confirm.js";
+export { skeleton, confusablePrototype } from "./unicode/confusables.js";
+export { CONFUSABLES_SOURCE } from "./unicode/confusables-table.js";
 export { findLookAlike, type LookAlike } from "./look-alike.js";
 export { sealToPublicKey, openSealed } from "./seal.js";
 export { generateSecretKey, secretboxSeal, secretboxOpen } from "./secretbox.js";
@@ -54,6 +64,8 @@ export {
   MAX_CONFIRMATION_TTL_SECONDS,
   CLOCK_SKEW_SECONDS,
   MAX_CONFIRM_VALUE_CODE_POINTS,
+  MAX_CONFIRM_LINE_CODE_POINTS,
+  MIN_CONFIRM_VALUE_CODE_POINTS,
   MAX_COMBINING_MARKS,
 } from "./limits.js";
 export {

@@ -12,6 +12,13 @@ export const MAX_CONFIRMATION_TTL_SECONDS = 300;
 export const CLOCK_SKEW_SECONDS = 60;
 /** Longest value `renderConfirm` shows, in code points. */
 export const MAX_CONFIRM_VALUE_CODE_POINTS = 120;
+/**
+ * Longest confirm line `renderConfirm` draws, in code points: the template's own
+ * text is never cut, and the values share what is left (see README, "The whole line").
+ */
+export const MAX_CONFIRM_LINE_CODE_POINTS = 600;
+/** Fewest code points a value is cut to so the line fits `MAX_CONFIRM_LINE_CODE_POINTS`. */
+export const MIN_CONFIRM_VALUE_CODE_POINTS = 16;
 
 /** Unix time in whole seconds. */
 export function unixNow(): number {

@@ -125,11 +125,14 @@ describe("renderConfirm properties", () => {
     );
   });
 
-  it("keeps plain text exactly as given, bounded to 120 code points with U+2026 showing the cut", () => {
+  it("keeps plain text (quotation marks aside) exactly as given, bounded to 120 code points with U+2026 showing the cut", () => {
     const plain = fc
       .array(
         fc.oneof(
-          fc.integer({ min: 0x20, max: 0x7e }).map((point) => String.fromCodePoint(point)),
+          fc
+            .integer({ min: 0x20, max: 0x7e })
+            .map((point) => String.fromCodePoint(point))
+            .filter((character) => !`"'\``.includes(character)),
           fc.constantFrom("é", "ß", "ж", "中", "\u{1F600}", "ü", "ñ"),
         ),
         { maxLength: 200 },

@@ -1,89 +1,74 @@
-import { splitTemplate } from "@eleven-integrations/schema";
-import { displayValue, displayWholeValue, neutraliseText } from "./confirm-text.js";
+import { neutraliseText, type ConfirmDetail, type ConfirmDetailFlag, type ConfirmLine } from "@eleven-integrations/schema";
+import { layoutConfirm, ownValue } from "./confirm-layout.js";
+import { displayWholeValue } from "./confirm-text.js";
 import { findLookAlike } from "./look-alike.js";
 
-/** Why an arg is listed beside the confirm line. */
-export type ConfirmDetailFlag = "not_in_line" | "shortened" | "hidden_characters" | "mixed_script" | "look_alike";
-
-/** One arg the member should read beside the line: its whole value, shown the way the line shows values. */
-export interface ConfirmDetail {
-  name: string;
-  /** The whole value, never cut; hidden characters shown as U+FFFD, right-to-left text isolated. */
-  value: string;
-  /** Why it is listed: not in the line (an optional arg), cut in the line, holding hidden characters, or look-alike letters. */
-  flags: ConfirmDetailFlag[];
-  /** With `mixed_script` or `look_alike`: the scripts of its letters. */
-  scripts?: string[];
-  /** With `hidden_characters`: the code points shown as U+FFFD or dropped, as `U+XXXX`. */
-  hidden?: string[];
-}
+export type { ConfirmDetail, ConfirmDetailFlag, ConfirmLine, ConfirmLinePart } from "@eleven-integrations/schema";
 
 /** Replaces every hidden character with U+FFFD, visibly (see `neutraliseText`). */
 export function neutralise(text: string): string {
   return neutraliseText(text).text;
 }
 
-function ownValue(args: Record<string, string>, name: string): string | undefined {
-  // Own properties only: `{constructor}` must not render Object.prototype.constructor.
-  if (!Object.hasOwn(args, name)) return undefined;
-  const value: unknown = args[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== "string") throw new TypeError(`renderConfirm: arg ${name} is not a string`);
-  return value;
+/**
+ * The confirm line a person taps: `template` with each `{arg}` replaced, in one
+ * pass (a value is never expanded again), by the arg's value as shown: controls,
+ * format, bidi, zero-width, default-ignorable, private-use, unassigned and
+ * blank-looking characters as U+FFFD; odd spaces as U+0020; more than three
+ * combining marks on one base cut, the cut shown by one U+FFFD; a variation
+ * selector only in an emoji variation sequence; every quotation mark (an
+ * apostrophe between letters excepted) and every bracket like the template's
+ * own as U+FFFD, so a value cannot close the template's quotes; a value holding
+ * right-to-left letters wrapped in FSI … PDI; each value cut to 120 code points,
+ * and further (longest first, to no less than 16) so the line is at most 600
+ * (ending in U+2026 when cut). A placeholder whose arg was not given renders as
+ * nothing. The template's own text is neutralised the same way and never cut.
+ * The same inputs always give the same line.
+ */
+export function renderConfirm(template: string, args: Record<string, string>): string {
+  return layoutConfirm(template, args).text;
 }
 
 /**
- * The confirm line a person taps: `template` with each `{arg}` replaced, in one
- * pass (a value is never expanded again), by the arg's value as `displayValue`
- * shows it: controls, format, bidi, zero-width, default-ignorable, private-use,
- * unassigned and blank-looking characters as U+FFFD; odd spaces as U+0020; more
- * than three combining marks on one base cut, the cut shown by one U+FFFD; a
- * value holding right-to-left letters wrapped in FSI … PDI so it cannot reorder
- * the line; cut to 120 code points (ending in U+2026 when cut). A placeholder
- * whose arg was not given renders as nothing. The template's own text is
- * neutralised the same way. The same inputs always give the same line.
+ * `renderConfirm`'s line with its parts: the template's own text and each value
+ * as shown, with the arg it came from, in order; `text` is the parts joined, the
+ * exact line a member signs. For clients that draw values boxed, so that no
+ * value can pose as the template's text.
  */
-export function renderConfirm(template: string, args: Record<string, string>): string {
-  let line = "";
-  for (const part of splitTemplate(template)) {
-    if (part.kind === "literal") {
-      line += neutralise(part.text);
-      continue;
-    }
-    const value = ownValue(args, part.name);
-    if (value !== undefined) line += displayValue(value).text;
-  }
-  return line;
+export function renderConfirmParts(template: string, args: Record<string, string>): ConfirmLine {
+  const { text, parts } = layoutConfirm(template, args);
+  return { text, parts };
 }
 
 /**
  * What the member must read beside the line to know everything that will run:
  * every arg given that the line does not show (optional args), and every arg
- * the line shows only in part (cut), with hidden characters, or with look-alike
- * letters, each with its whole value. In the order the args were given.
+ * the line shows only in part (cut), with hidden characters, with characters
+ * that could pass for the template's delimiters, or with look-alike letters,
+ * each with its whole value. In the order the args were given.
  */
 export function confirmDetails(template: string, args: Record<string, string>): ConfirmDetail[] {
-  const inLine = new Set<string>();
-  for (const part of splitTemplate(template)) if (part.kind === "arg") inLine.add(part.name);
+  const { shown } = layoutConfirm(template, args);
   const details: ConfirmDetail[] = [];
   for (const name of Object.keys(args)) {
     const value = ownValue(args, name);
     if (value === undefined) continue;
-    const shown = displayValue(value);
+    const inLine = shown.get(name);
+    const hidden = inLine?.hidden ?? neutraliseText(value).hidden;
     const lookAlike = findLookAlike(value);
     const flags: ConfirmDetailFlag[] = [];
-    if (!inLine.has(name)) flags.push("not_in_line");
-    else if (shown.shortened) flags.push("shortened");
-    if (shown.hidden.length > 0) flags.push("hidden_characters");
-    if (lookAlike !== undefined) flags.push(lookAlike.kind);
+    if (inLine === undefined) flags.push("not_in_line");
+    else if (inLine.shortened) flags.push("shortened");
+    if (hidden.length > 0) flags.push("hidden_characters");
+    if (lookAlike !== undefined) flags.push(...lookAlike.flags);
+    if (inLine?.templateLookAlike === true) flags.push("template_look_alike");
     if (flags.length === 0) continue;
-    details.push({
-      name,
-      value: displayWholeValue(value),
-      flags,
-      ...(lookAlike === undefined ? {} : { scripts: lookAlike.scripts }),
-      ...(shown.hidden.length === 0 ? {} : { hidden: shown.hidden }),
-    });
+    const detail: ConfirmDetail = { name, value: displayWholeValue(value), flags };
+    if (lookAlike !== undefined) detail.scripts = lookAlike.scripts;
+    if (hidden.length > 0) detail.hidden = hidden;
+    if (lookAlike?.skeleton !== undefined) detail.skeleton = lookAlike.skeleton;
+    if (lookAlike?.reads_as !== undefined) detail.reads_as = lookAlike.reads_as;
+    details.push(detail);
   }
   return details;
 }

@@ -49,3 +49,14 @@ export {
 } from "./neutralise-text.js";
 export { isEmojiVariationBase } from "./unicode/emoji-variation.js";
 export { EMOJI_VARIATION_SOURCE } from "./unicode/emoji-variation-bases.js";
+export {
+  CONFIRM_DETAIL_FLAGS,
+  confirmDetailFlagSchema,
+  confirmDetailSchema,
+  confirmLinePartSchema,
+  confirmLineSchema,
+  type ConfirmDetailFlag,
+  type ConfirmDetail,
+  type ConfirmLinePart,
+  type ConfirmLine,
+} from "./confirm-detail.js";

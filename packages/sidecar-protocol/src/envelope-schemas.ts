@@ -1,3 +1,4 @@
+import { confirmDetailFlagSchema, confirmDetailSchema } from "@eleven-integrations/schema";
 import { z } from "zod";
 
 /** The executor's codes: how a run that was sent (or refused by the executor) failed. */
@@ -31,17 +32,11 @@ export const runErrorCodeSchema = z.enum([...new Set([...EXECUTOR_ERROR_CODES, .
 /** The member's account the credential acts as: `id` always a string (a number in decimal). */
 export const accountSchema = z.strictObject({ id: z.string(), name: z.string() });
 
-/** Why an arg is listed beside the confirm line. */
-export const confirmDetailFlagSchema = z.enum(["not_in_line", "shortened", "hidden_characters", "mixed_script", "look_alike"]);
-
-/** One arg the member should read beside the chip's line: its whole value, shown the way the line shows values. */
-export const confirmDetailSchema = z.strictObject({
-  name: z.string(),
-  value: z.string().describe("The whole value, never cut; hidden characters shown as U+FFFD, right-to-left text isolated."),
-  flags: z.array(confirmDetailFlagSchema),
-  scripts: z.array(z.string()).optional(),
-  hidden: z.array(z.string()).optional(),
-});
+/**
+ * Why an arg is listed beside the confirm line, and one such arg: typed once in
+ * the schema package (grants' `confirmDetails` answers exactly this).
+ */
+export { confirmDetailFlagSchema, confirmDetailSchema };
 
 /** The provider's own error code and message, cleaned and at most 300 characters each. */
 export const providerDetailsSchema = z.strictObject({ code: z.string().optional(), message: z.string().optional() });

@@ -83,7 +83,7 @@ describe("the long GitHub comment", () => {
     const args = { owner: "octocat", repo: "hello-world", title: "Upd\u0430te dependencies", body: "Also adds a deploy key." };
     const answer = await run({ grant: grantFor({ access: "write" }), op: "issues.create", args });
     expect(answer.details).toEqual([
-      { name: "title", value: "Upd\u0430te dependencies", flags: ["mixed_script"], scripts: ["Cyrillic", "Latin"] },
+      { name: "title", value: "Upd\u0430te dependencies", flags: ["mixed_script", "look_alike"], scripts: ["Cyrillic", "Latin"], skeleton: "Update dependencies", reads_as: "Update dependencies" },
       { name: "body", value: "Also adds a deploy key.", flags: ["not_in_line"] },
     ]);
   });

@@ -22,12 +22,14 @@ const FLAG_TEXT: Record<ConfirmDetail["flags"][number], string> = {
   hidden_characters: "holds hidden characters",
   mixed_script: "mixes scripts: look-alike letters?",
   look_alike: "letters that look Latin but are not",
+  template_look_alike: "quotes or brackets that could pass for the line's own (shown as U+FFFD in the line)",
 };
 
 function describeDetail(detail: ConfirmDetail): string {
   const notes = detail.flags.map((flag) => FLAG_TEXT[flag]);
   if (detail.scripts !== undefined) notes.push(detail.scripts.join(" + "));
   if (detail.hidden !== undefined) notes.push(`hidden: ${detail.hidden.join(" ")}`);
+  if (detail.reads_as !== undefined) notes.push(`reads as: ${escapeText(detail.reads_as)}`);
   return `  ${detail.name} (${notes.join("; ")}):\n    ${escapeText(detail.value)}\n`;
 }
 

@@ -1,0 +1,114 @@
+import { neutraliseText, splitTemplate, type ConfirmLinePart } from "@eleven-integrations/schema";
+import { isolate } from "./confirm-text.js";
+import { MAX_CONFIRM_LINE_CODE_POINTS, MAX_CONFIRM_VALUE_CODE_POINTS, MIN_CONFIRM_VALUE_CODE_POINTS } from "./limits.js";
+import { neutraliseDelimiters, templateDelimiters } from "./template-delimiters.js";
+
+const ELLIPSIS = "\u2026";
+
+/** How one arg fared in the line. */
+export interface ShownArg {
+  /** Code points shown as U+FFFD by `neutraliseText`, as `U+XXXX`. */
+  hidden: string[];
+  /** Cut in the line (to its 120 code points, or to its share of the line's bound). */
+  shortened: boolean;
+  /** Held a quote or bracket shown as U+FFFD, or one of the template's own symbols. */
+  templateLookAlike: boolean;
+}
+
+export interface ConfirmLayout {
+  text: string;
+  parts: ConfirmLinePart[];
+  /** Every arg the line shows, by name. */
+  shown: Map<string, ShownArg>;
+}
+
+function ownValue(args: Record<string, string>, name: string): string | undefined {
+  // Own properties only: `{constructor}` must not render Object.prototype.constructor.
+  if (!Object.hasOwn(args, name)) return undefined;
+  const value: unknown = args[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new TypeError(`renderConfirm: arg ${name} is not a string`);
+  return value;
+}
+
+/** The arg's own string value, or undefined when not given; throws a `TypeError` for a value that is not a string. */
+export { ownValue };
+
+/**
+ * The largest per-value cap (from 120 down to 16 code points) at which the values
+ * fit `budget` code points; 16 when even that does not fit.
+ */
+function valueCap(lengths: readonly number[], budget: number): number {
+  const total = (cap: number) => lengths.reduce((sum, length) => sum + Math.min(length, cap), 0);
+  if (total(MAX_CONFIRM_VALUE_CODE_POINTS) <= budget) return MAX_CONFIRM_VALUE_CODE_POINTS;
+  let low = MIN_CONFIRM_VALUE_CODE_POINTS;
+  let high = MAX_CONFIRM_VALUE_CODE_POINTS;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (total(middle) <= budget) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/**
+ * Lays a confirm line out: the template's text neutralised; each value
+ * neutralised (`neutraliseText`), its template look-alikes shown as U+FFFD,
+ * cut so the whole line fits `MAX_CONFIRM_LINE_CODE_POINTS` (each value to at
+ * most 120 code points, the longest cut first, none below 16), and isolated
+ * when right-to-left. One pass: a value is never expanded again.
+ */
+export function layoutConfirm(template: string, args: Record<string, string>): ConfirmLayout {
+  const pieces = splitTemplate(template);
+  const literals = pieces.flatMap((piece) => (piece.kind === "literal" ? [piece.text] : []));
+  const delimiters = templateDelimiters(literals);
+  const shown = new Map<string, ShownArg>();
+
+  type Slot = { kind: "template"; text: string } | { kind: "value"; arg: string; points: string[] };
+  const slots: Slot[] = [];
+  let fixed = 0;
+  for (const piece of pieces) {
+    if (piece.kind === "literal") {
+      const text = neutraliseText(piece.text).text;
+      fixed += Array.from(text).length;
+      slots.push({ kind: "template", text });
+      continue;
+    }
+    const value = ownValue(args, piece.name);
+    if (value === undefined) continue;
+    const neutralised = neutraliseText(value);
+    const delimited = neutraliseDelimiters(neutralised.text, delimiters);
+    const previous = shown.get(piece.name);
+    shown.set(piece.name, {
+      hidden: neutralised.hidden,
+      shortened: previous?.shortened ?? false,
+      templateLookAlike: delimited.lookAlike,
+    });
+    const points = Array.from(delimited.text);
+    if (points.length > 0 && isolate(delimited.text) !== delimited.text) fixed += 2;
+    slots.push({ kind: "value", arg: piece.name, points });
+  }
+
+  const lengths = slots.flatMap((slot) => (slot.kind === "value" ? [slot.points.length] : []));
+  const cap = valueCap(lengths, MAX_CONFIRM_LINE_CODE_POINTS - fixed);
+  const parts: ConfirmLinePart[] = [];
+  let text = "";
+  for (const slot of slots) {
+    if (slot.kind === "template") {
+      if (slot.text !== "") parts.push({ kind: "template", text: slot.text });
+      text += slot.text;
+      continue;
+    }
+    let shownText = slot.points.join("");
+    if (slot.points.length > cap) {
+      shownText = slot.points.slice(0, cap - 1).join("") + ELLIPSIS;
+      const arg = shown.get(slot.arg);
+      if (arg !== undefined) arg.shortened = true;
+    }
+    shownText = isolate(shownText);
+    if (shownText === "") continue;
+    parts.push({ kind: "value", text: shownText, arg: slot.arg });
+    text += shownText;
+  }
+  return { text, parts, shown };
+}
