@@ -1,10 +1,10 @@
 import { basename } from "node:path";
-import { parseManifest } from "@eleven-integrations/schema";
 import type { Catalog } from "./catalog.js";
-import { loadManifest, rawContentKey, type LoadedManifest } from "./loaded-manifest.js";
+import { LoadedManifest, rawContentKey } from "./loaded-manifest.js";
 import { hashRegistry, type RegistryHashing } from "./registry-hash.js";
 import { RegistryError, type RegistryIssue } from "./registry-error.js";
 import type { Registry } from "./registry.js";
+import { validateManifest } from "./validate-manifest.js";
 
 /** A manifest already parsed from JSON. */
 export interface ManifestFile {
@@ -32,9 +32,11 @@ export interface LoadRegistryOptions {
 }
 
 interface Reusable {
-  readonly byKey: ReadonlyMap<string, LoadedManifest>;
+  /** By content key: made when a reload is first given parsed JSON (hashing every manifest of this registry). */
+  byKey(): ReadonlyMap<string, LoadedManifest>;
   readonly byFile: ReadonlyMap<string, LoadedManifest>;
-  readonly hashing: RegistryHashing<LoadedManifest>;
+  /** The registry hash's saved states, once something asked for the hash. */
+  hashing(): RegistryHashing<LoadedManifest> | undefined;
 }
 
 /** What each registry this package built was made of, for a later load's `previous`. */
@@ -82,7 +84,10 @@ function loadOne(input: ManifestFile | ManifestText, name: string, previous: Reu
   const { file } = input;
   let json: unknown;
   let text: string | undefined;
+  // Parsed here: the registry owns it. Given parsed: the caller does, so a valid one is copied before it is frozen.
+  let owned = false;
   if ("text" in input) {
+    owned = true;
     text = input.text;
     const before = previous?.byFile.get(file);
     if (before !== undefined && before.text === text) return before;
@@ -102,38 +107,54 @@ function loadOne(input: ManifestFile | ManifestText, name: string, previous: Reu
   }
   if (previous !== undefined) {
     const key = rawContentKey(json);
-    const before = key === undefined ? undefined : previous.byKey.get(key);
-    if (before !== undefined) return text === undefined || before.text === text ? before : { ...before, text };
+    const before = key === undefined ? undefined : previous.byKey().get(key);
+    if (before !== undefined) return text === undefined || before.text === text ? before : before.withText(text);
   }
-  const result = parseManifest(json);
+  const result = validateManifest(json);
   if (!result.ok) {
     for (const issue of result.issues) issues.push({ file, ...issue });
     return undefined;
   }
-  return loadManifest(result.manifest, text);
+  // zod's answer is its own copy; the fast path's is the input itself.
+  const manifest = owned || result.manifest !== json ? result.manifest : structuredClone(result.manifest);
+  return new LoadedManifest(manifest, text);
 }
 
 function createRegistry(entries: LoadedManifest[], byFile: Map<string, LoadedManifest>, previous: Reusable | undefined): Registry {
   entries.sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : 1));
   const byId = new Map(entries.map((entry) => [entry.manifest.id, entry]));
-  // The registry's canonical JSON is the array of the manifests' canonical JSON, each serialised once.
-  const hashing = hashRegistry(entries, previous?.hashing);
-  const { hash } = hashing;
-  const catalog: Catalog = Object.freeze({
-    schema: 1 as const,
-    hash,
-    integrations: Object.freeze(entries.map((entry) => entry.catalogEntry)) as Catalog["integrations"],
-  });
+  // Hashing, the catalog and the content keys are made on first use: a sidecar that asks for one manifest's hash hashes one manifest.
+  let hashing: RegistryHashing<LoadedManifest> | undefined;
+  let catalog: Catalog | undefined;
+  let byKey: Map<string, LoadedManifest> | undefined;
+  const registryHash = (): string => {
+    // The registry's canonical JSON is the array of the manifests' canonical JSON, each serialised once.
+    hashing ??= hashRegistry(entries, previous?.hashing());
+    return hashing.hash;
+  };
   const list = Object.freeze(entries.map((entry) => entry.manifest));
 
   const registry: Registry = Object.freeze({
-    hash,
+    get hash() {
+      return registryHash();
+    },
     manifestHash: (id: string) => byId.get(id)?.hash,
     integrations: () => list,
     get: (id: string) => byId.get(id)?.manifest,
-    operation: (id: string, opId: string) => byId.get(id)?.operations.get(opId),
-    catalog: () => catalog,
+    operation: (id: string, opId: string) => byId.get(id)?.operation(opId),
+    catalog: () => {
+      catalog ??= Object.freeze({
+        schema: 1 as const,
+        hash: registryHash(),
+        integrations: Object.freeze(entries.map((entry) => entry.catalogEntry)) as Catalog["integrations"],
+      });
+      return catalog;
+    },
   });
-  reusable.set(registry, { byKey: new Map(entries.map((entry) => [entry.contentKey, entry])), byFile, hashing });
+  reusable.set(registry, {
+    byKey: () => (byKey ??= new Map(entries.map((entry) => [entry.contentKey, entry]))),
+    byFile,
+    hashing: () => hashing,
+  });
   return registry;
 }

@@ -6,20 +6,6 @@ import { compileOperation, type CompiledOperation } from "./compiled-operation.j
 import { compileProviderErrors } from "./compile-provider-errors.js";
 import { manifestContent, sha256Hex } from "./manifest-hash.js";
 
-/** One manifest as a registry holds it: validated, frozen, hashed and compiled, reusable by a later load. */
-export interface LoadedManifest {
-  readonly manifest: Manifest;
-  /** UTF-8 of the RFC 8785 JSON of the manifest without `$schema`: what its hash and the registry's hash are taken over. */
-  readonly canonicalBytes: Buffer;
-  readonly hash: string;
-  /** `hash` and `$schema`: two inputs with the same key load to the same manifest. */
-  readonly contentKey: string;
-  readonly operations: ReadonlyMap<string, CompiledOperation>;
-  readonly catalogEntry: CatalogEntry;
-  /** The text the manifest was parsed from, when it was given as text: the same text is reused without parsing. */
-  readonly text: string | undefined;
-}
-
 /** The reuse key of a manifest's content: its hash and its editor-only `$schema`. */
 export function contentKeyOf(hash: string, schema: unknown): string {
   return typeof schema === "string" ? `${hash} ${schema}` : hash;
@@ -36,21 +22,63 @@ export function rawContentKey(json: unknown): string | undefined {
   }
 }
 
-/** Freezes a copy of a valid manifest, hashes it and compiles each op once. */
-export function loadManifest(valid: Manifest, text: string | undefined): LoadedManifest {
-  const manifest = deepFreeze(structuredClone(valid));
-  const content = manifestContent(manifest);
-  const canonicalBytes = Buffer.from(canonicalJson(content), "utf8");
-  const hash = createHash("sha256").update(canonicalBytes).digest("hex");
-  return {
-    manifest,
-    canonicalBytes,
-    hash,
-    contentKey: contentKeyOf(hash, manifest.$schema),
-    operations: compileOperations(manifest),
-    catalogEntry: Object.freeze({ ...content, hash }),
-    text,
-  };
+/**
+ * One manifest as a registry holds it: validated and frozen at load; its
+ * canonical bytes, hash, catalog entry and compiled ops are made the first time
+ * something asks for them (each once), so a load does no work a caller never
+ * uses and holds no copy of what it did not need.
+ */
+export class LoadedManifest {
+  readonly manifest: Manifest;
+  /** The text the manifest was parsed from, when it was given as text: the same text is reused without parsing. */
+  readonly text: string | undefined;
+  #canonicalBytes: Buffer | undefined;
+  #hash: string | undefined;
+  #operations: Map<string, CompiledOperation> | undefined;
+  #catalogEntry: CatalogEntry | undefined;
+
+  /** `manifest` must be valid and owned by the registry (no one else holds it): it is frozen in place. */
+  constructor(manifest: Manifest, text: string | undefined) {
+    this.manifest = deepFreeze(manifest);
+    this.text = text;
+  }
+
+  /** The same manifest for another text that parses to it. */
+  withText(text: string | undefined): LoadedManifest {
+    const copy = new LoadedManifest(this.manifest, text);
+    copy.#canonicalBytes = this.#canonicalBytes;
+    copy.#hash = this.#hash;
+    copy.#operations = this.#operations;
+    copy.#catalogEntry = this.#catalogEntry;
+    return copy;
+  }
+
+  /** UTF-8 of the RFC 8785 JSON of the manifest without `$schema`: what its hash and the registry's hash are taken over. */
+  get canonicalBytes(): Buffer {
+    this.#canonicalBytes ??= Buffer.from(canonicalJson(manifestContent(this.manifest)), "utf8");
+    return this.#canonicalBytes;
+  }
+
+  get hash(): string {
+    this.#hash ??= createHash("sha256").update(this.canonicalBytes).digest("hex");
+    return this.#hash;
+  }
+
+  /** `hash` and `$schema`: two inputs with the same key load to the same manifest. */
+  get contentKey(): string {
+    return contentKeyOf(this.hash, this.manifest.$schema);
+  }
+
+  get catalogEntry(): CatalogEntry {
+    this.#catalogEntry ??= Object.freeze({ ...manifestContent(this.manifest), hash: this.hash });
+    return this.#catalogEntry;
+  }
+
+  /** The op compiled, or undefined for an unknown op id; every op of the manifest is compiled on the first call. */
+  operation(opId: string): CompiledOperation | undefined {
+    this.#operations ??= compileOperations(this.manifest);
+    return this.#operations.get(opId);
+  }
 }
 
 function compileOperations(manifest: Manifest): Map<string, CompiledOperation> {
@@ -59,10 +87,20 @@ function compileOperations(manifest: Manifest): Map<string, CompiledOperation> {
   return new Map(manifest.ops.map((op) => [op.id, compileOperation(manifest, op, errors, base)]));
 }
 
+/** Freezes JSON data in place, children first; strings and numbers are left alone without a call. */
 export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      if (typeof item === "object" && item !== null) deepFreeze(item);
+    }
+  } else {
+    const record = value as Record<string, unknown>;
+    for (const key in record) {
+      const item = record[key];
+      if (typeof item === "object" && item !== null) deepFreeze(item);
+    }
   }
-  return value;
+  return Object.freeze(value);
 }

@@ -22,8 +22,19 @@ const PERCENT = /%(?![0-9A-Fa-f]{2})/;
 /** A placeholder followed, in its segment, by a literal suffix that starts with `:` or `.`. */
 const SUFFIXED = /^\{([a-z][a-z0-9_]*)\}([:.][A-Za-z0-9._~!$&'()*+,;=:@-]+)$/;
 
-/** Parses an op path (`/repos/{owner}/{repo}/issues?state={state}`) into segments and query pairs. */
+// The schema parses each op's path twice in a row (the field, then the op's cross-field rules): the second is the first's answer.
+let lastPath: string | undefined;
+let lastResult: PathTemplateResult | undefined;
+
+/** Parses an op path (`/repos/{owner}/{repo}/issues?state={state}`) into segments and query pairs. Treat the answer as read-only: the same path may get the same object. */
 export function parsePathTemplate(path: string): PathTemplateResult {
+  if (path === lastPath && lastResult !== undefined) return lastResult;
+  lastResult = parse(path);
+  lastPath = path;
+  return lastResult;
+}
+
+function parse(path: string): PathTemplateResult {
   const problems: string[] = [];
   if (!path.startsWith("/") || path.startsWith("//")) problems.push('must start with a single "/"');
   if (path.includes("#")) problems.push('must not hold "#"');

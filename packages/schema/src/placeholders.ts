@@ -5,7 +5,11 @@ export type TemplatePart = { kind: "literal"; text: string } | { kind: "arg"; na
 
 /** Names of every placeholder in a template, in order of appearance. */
 export function placeholderNames(template: string): string[] {
-  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
+  if (!template.includes("{")) return [];
+  const names: string[] = [];
+  const find = new RegExp(PLACEHOLDER.source, "g");
+  for (let match = find.exec(template); match !== null; match = find.exec(template)) names.push(match[1] as string);
+  return names;
 }
 
 /** Splits a template into literal text and placeholders, once, so rendering does no parsing. */

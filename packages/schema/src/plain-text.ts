@@ -9,6 +9,8 @@
  */
 const NOT_PLAIN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/u;
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/u;
 
@@ -32,6 +34,8 @@ function codePointName(character: string): string {
  * offending character by its code point and kind, never quoting it raw.
  */
 export function plainTextProblem(value: string): string | undefined {
+  // Printable ASCII holds none of them: one cheap test settles most manifest text.
+  if (PRINTABLE_ASCII.test(value)) return undefined;
   const match = NOT_PLAIN.exec(value);
   if (match === null) return undefined;
   const character = match[0];

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { compileValidator } from "./compile-validator.js";
+
+/** zod's verdict and the compiled one, side by side. */
+function verdicts(schema: z.ZodType, value: unknown): [boolean, boolean] {
+  return [schema.safeParse(value).success, compileValidator(schema)(value)];
+}
+
+describe("compileValidator follows any schema built from zod's usual parts", () => {
+  // A field added to the manifest schema is one more entry in a shape like this one.
+  const schema = z
+    .strictObject({
+      name: z.string().min(2).max(5),
+      count: z.number().int().min(0).optional(),
+      kind: z.enum(["a", "b"]),
+      one: z.literal(1),
+      tags: z.array(z.string().regex(/^[a-z]+$/)).max(2).optional(),
+      map: z.record(z.string().regex(/^x/), z.boolean()).optional(),
+      either: z.union([z.string(), z.null()]).optional(),
+      body: z.json().optional(),
+      page: z.discriminatedUnion("from", [z.strictObject({ from: z.literal("link"), key: z.string() }), z.strictObject({ from: z.literal("body") })]).optional(),
+      label: z.string().refine((value) => value.trim() !== "", "empty").optional(),
+    })
+    .superRefine((value, context) => {
+      if (value.kind === "b" && value.count === undefined) context.addIssue({ code: "custom", message: "b needs a count" });
+    });
+  const base = { name: "abc", kind: "a", one: 1 };
+
+  it.each<[string, unknown]>([
+    ["the minimum", base],
+    ["every optional field", { ...base, count: 3, tags: ["x"], map: { xa: true }, either: null, body: { a: [1, "2", null, { b: false }] }, page: { from: "link", key: "k" }, label: "l" }],
+    ["a cross-field rule met", { ...base, kind: "b", count: 0 }],
+    ["a name of two astral letters (zod counts code points)", { ...base, name: "𝒜𝒜" }],
+    ["a name of five astral letters", { ...base, name: "𝒜𝒜𝒜𝒜𝒜" }],
+  ])("accepts %s, as zod does", (_name, value) => {
+    expect(verdicts(schema, value)).toEqual([true, true]);
+  });
+
+  it.each<[string, unknown]>([
+    ["an unknown key", { ...base, extra: 1 }],
+    ["a missing key", { name: "abc", kind: "a" }],
+    ["a too long name", { ...base, name: "abcdef" }],
+    ["a one-letter astral name", { ...base, name: "𝒜" }],
+    ["a fraction where an integer goes", { ...base, count: 1.5 }],
+    ["a negative count", { ...base, count: -1 }],
+    ["an unknown enum value", { ...base, kind: "c" }],
+    ["a wrong literal", { ...base, one: 2 }],
+    ["a tag off the pattern", { ...base, tags: ["X"] }],
+    ["too many tags", { ...base, tags: ["a", "b", "c"] }],
+    ["a record key off the pattern", { ...base, map: { ya: true } }],
+    ["a record value of the wrong type", { ...base, map: { xa: 1 } }],
+    ["no union option", { ...base, either: 1 }],
+    ["a non-JSON body", { ...base, body: { a: Number.NaN } }],
+    ["an unknown page kind", { ...base, page: { from: "cursor" } }],
+    ["a failed refine", { ...base, label: " " }],
+    ["a failed superRefine", { ...base, kind: "b" }],
+    ["an array", []],
+    ["null", null],
+  ])("refuses %s, as zod does", (_name, value) => {
+    expect(verdicts(schema, value)).toEqual([false, false]);
+  });
+
+  it("leaves a schema that rewrites its value to zod (never says yes)", () => {
+    expect(compileValidator(z.string().transform((value) => value.length))("abc")).toBe(false);
+    expect(compileValidator(z.string().trim())("abc")).toBe(false);
+    expect(compileValidator(z.strictObject({ a: z.string().default("x") }))({ a: "y" })).toBe(false);
+    // A non-strict object strips unknown keys: not the value as it is.
+    expect(compileValidator(z.object({ a: z.string() }))({ a: "y", b: 1 })).toBe(false);
+    expect(compileValidator(z.object({ a: z.string() }))({ a: "y" })).toBe(true);
+  });
+});

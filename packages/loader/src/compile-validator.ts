@@ -1,0 +1,233 @@
+/**
+ * A yes/no validator compiled from a zod schema's definition tree, for the fast
+ * path of loading: it walks a value once, with no payload objects, issue lists
+ * or output copies, and runs the schema's own checks (lengths, patterns and
+ * every `refine`/`superRefine`, the cross-field rules included) on the value as
+ * it is. It answers `true` only when zod would accept the value unchanged;
+ * anything it does not know (a transform, a default, a key zod would strip, a
+ * `__proto__` key, a non-plain object) answers `false`, and the caller asks zod,
+ * whose verdict and messages stand. A field added to the schema is covered
+ * without a change here as long as it is built from the node kinds below.
+ *
+ * It reads zod's definitions (`schema._zod.def`, the interface zod documents for
+ * library authors), so it is pinned to zod 4 like the schema itself.
+ */
+
+/** A value check compiled from one schema node. */
+export type Validator = (value: unknown) => boolean;
+
+interface ZodCheckPayload {
+  value: unknown;
+  issues: unknown[];
+}
+
+interface ZodCheckLike {
+  readonly _zod: {
+    readonly def: {
+      readonly check: string;
+      readonly when?: (payload: ZodCheckPayload) => boolean;
+      readonly maximum?: number;
+      readonly minimum?: number;
+      readonly format?: string;
+      readonly pattern?: RegExp;
+    };
+    check(payload: ZodCheckPayload): unknown;
+  };
+}
+
+interface ZodNodeLike {
+  readonly _zod: {
+    readonly def: {
+      readonly type: string;
+      readonly checks?: readonly ZodCheckLike[];
+      readonly shape?: Readonly<Record<string, ZodNodeLike>>;
+      readonly catchall?: ZodNodeLike;
+      readonly element?: ZodNodeLike;
+      readonly keyType?: ZodNodeLike;
+      readonly valueType?: ZodNodeLike;
+      readonly options?: readonly ZodNodeLike[];
+      readonly innerType?: ZodNodeLike;
+      readonly getter?: () => ZodNodeLike;
+      readonly mode?: string;
+    };
+    readonly values?: ReadonlySet<unknown>;
+  };
+}
+
+/** Check kinds that only look at the value (never rewrite it). */
+const PURE_CHECKS = new Set(["min_length", "max_length", "length_equals", "string_format", "custom", "greater_than", "less_than", "number_format", "multiple_of"]);
+
+const never: Validator = () => false;
+
+// zod's checks only read the value and push issues: one payload serves every call (checks never nest).
+const payload: ZodCheckPayload = { value: undefined, issues: [] };
+
+/** Compiles `schema` (a zod 4 schema) into a {@link Validator}. */
+export function compileValidator(schema: unknown): Validator {
+  return compileNode(schema as ZodNodeLike, new Map());
+}
+
+function compileNode(node: ZodNodeLike, seen: Map<ZodNodeLike, Validator>): Validator {
+  const known = seen.get(node);
+  if (known !== undefined) return known;
+  // A recursive schema (z.json()) refers to itself: hand out a forwarder until the node is compiled.
+  let compiled: Validator = never;
+  seen.set(node, (value) => compiled(value));
+  compiled = withChecks(node, typeCheck(node, seen));
+  seen.set(node, compiled);
+  return compiled;
+}
+
+function withChecks(node: ZodNodeLike, base: Validator): Validator {
+  const checks = node._zod.def.checks ?? [];
+  if (checks.length === 0) return base;
+  if (!checks.every((check) => PURE_CHECKS.has(check._zod.def.check))) return never;
+  const tests = checks.map(compileCheck);
+  if (tests.length === 1) {
+    const [only] = tests as [Validator];
+    return (value) => base(value) && only(value);
+  }
+  return (value) => {
+    if (!base(value)) return false;
+    for (const test of tests) if (!test(value)) return false;
+    return true;
+  };
+}
+
+/**
+ * One check: the common built-in ones as plain tests of the value they already
+ * passed the type of (string length, pattern, safe integer), the others (every
+ * refine and superRefine) by running zod's own check.
+ */
+function compileCheck(check: ZodCheckLike): Validator {
+  const def = check._zod.def;
+  if (def.when === undefined || def.check === "custom") return runCheck(check);
+  const { maximum, minimum, pattern } = def;
+  // zod counts a string's code points where UTF-16 units leave it in doubt: units within the bound settle it; else zod's check runs.
+  if (def.check === "max_length" && typeof maximum === "number") {
+    const exact = runCheck(check);
+    return (value) => (value as string).length <= maximum || exact(value);
+  }
+  if (def.check === "min_length" && typeof minimum === "number") {
+    const exact = runCheck(check);
+    return (value) => (value as string).length >= minimum * 2 || exact(value);
+  }
+  if (def.check === "string_format" && def.format === "regex" && pattern instanceof RegExp) {
+    return (value) => {
+      pattern.lastIndex = 0;
+      return pattern.test(value as string);
+    };
+  }
+  if (def.check === "number_format" && def.format === "safeint") return (value) => Number.isSafeInteger(value);
+  return runCheck(check);
+}
+
+function runCheck(check: ZodCheckLike): Validator {
+  const when = check._zod.def.when;
+  return (value) => {
+    payload.value = value;
+    if (when !== undefined && !when(payload)) return true;
+    const result = check._zod.check(payload);
+    payload.value = undefined;
+    if (payload.issues.length > 0 || result instanceof Promise) {
+      payload.issues.length = 0;
+      return false;
+    }
+    return true;
+  };
+}
+
+function typeCheck(node: ZodNodeLike, seen: Map<ZodNodeLike, Validator>): Validator {
+  const def = node._zod.def;
+  switch (def.type) {
+    case "string":
+      return (value) => typeof value === "string";
+    case "number":
+      return (value) => typeof value === "number" && Number.isFinite(value);
+    case "boolean":
+      return (value) => typeof value === "boolean";
+    case "null":
+      return (value) => value === null;
+    case "unknown":
+    case "any":
+      return (value) => value !== undefined;
+    case "never":
+      return never;
+    case "literal":
+    case "enum": {
+      const values = node._zod.values;
+      if (values === undefined) return never;
+      return (value) => values.has(value);
+    }
+    case "optional": {
+      const inner = compileNode(def.innerType as ZodNodeLike, seen);
+      return (value) => value === undefined || inner(value);
+    }
+    case "nullable": {
+      const inner = compileNode(def.innerType as ZodNodeLike, seen);
+      return (value) => value === null || inner(value);
+    }
+    case "lazy":
+      return compileNode((def.getter as () => ZodNodeLike)(), seen);
+    case "union": {
+      const options = (def.options ?? []).map((option) => compileNode(option, seen));
+      return (value) => options.some((option) => option(value));
+    }
+    case "array": {
+      const element = compileNode(def.element as ZodNodeLike, seen);
+      return (value) => {
+        // An array with other own keys (`ops.extra`): zod's copy drops them.
+        if (!Array.isArray(value) || Object.keys(value).length !== value.length) return false;
+        for (const item of value) if (!element(item)) return false;
+        return true;
+      };
+    }
+    case "record":
+      return recordCheck(compileNode(def.keyType as ZodNodeLike, seen), compileNode(def.valueType as ZodNodeLike, seen));
+    case "object":
+      return objectCheck(node, seen);
+    default:
+      // A transform, pipe, default, intersection...: zod decides.
+      return never;
+  }
+}
+
+/** A plain object as JSON.parse makes it: zod accepts more, and then it decides. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function recordCheck(key: Validator, item: Validator): Validator {
+  return (value) => {
+    if (!isPlainObject(value)) return false;
+    for (const name of Reflect.ownKeys(value)) {
+      // zod drops a `__proto__` key from its output (the value as it is would differ) and refuses symbol keys.
+      if (typeof name !== "string" || name === "__proto__" || !key(name) || !item(value[name])) return false;
+    }
+    return true;
+  };
+}
+
+function objectCheck(node: ZodNodeLike, seen: Map<ZodNodeLike, Validator>): Validator {
+  const shape = node._zod.def.shape ?? {};
+  const names = Object.keys(shape);
+  const validators = names.map((name) => compileNode(shape[name] as ZodNodeLike, seen));
+  // A name Object.prototype also has (`constructor`) is read only when the value holds it.
+  const inherited = names.map((name) => name in Object.prototype);
+  const declared: Record<string, true> = Object.create(null);
+  for (const name of names) declared[name] = true;
+  const count = names.length;
+  return (value) => {
+    if (!isPlainObject(value)) return false;
+    // Any key the shape does not declare: strict objects refuse it, others strip it; either way not as it is.
+    for (const name in value) if (declared[name] !== true) return false;
+    for (let index = 0; index < count; index += 1) {
+      const name = names[index] as string;
+      const item = inherited[index] === true && !Object.hasOwn(value, name) ? undefined : value[name];
+      if (!(validators[index] as Validator)(item)) return false;
+    }
+    return true;
+  };
+}

@@ -1,0 +1,19 @@
+import { manifestSchema, parseManifest, type Manifest, type ParseManifestResult } from "@eleven-integrations/schema";
+import { compileValidator } from "./compile-validator.js";
+
+const isValid = compileValidator(manifestSchema);
+
+/** The fast path alone: true when the schema accepts `json` exactly as it is (see compileValidator). */
+export function fastManifestCheck(json: unknown): boolean {
+  return isValid(json);
+}
+
+/**
+ * Validates one manifest: the compiled fast path first, and zod (`parseManifest`)
+ * only when it does not accept the value, for zod's verdict and its messages.
+ * On the fast path the manifest is `json` itself, not a copy.
+ */
+export function validateManifest(json: unknown): ParseManifestResult {
+  if (isValid(json)) return { ok: true, manifest: json as Manifest };
+  return parseManifest(json);
+}
