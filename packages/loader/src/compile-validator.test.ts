@@ -61,6 +61,17 @@ describe("compileValidator follows any schema built from zod's usual parts", () 
     expect(verdicts(schema, value)).toEqual([false, false]);
   });
 
+  it("follows a pipe from a check on the raw value into a shape", () => {
+    const piped = z
+      .unknown()
+      .refine((value) => !JSON.stringify(value).includes("evil"), "evil")
+      .pipe(z.strictObject({ a: z.string() }));
+    expect(verdicts(piped, { a: "good" })).toEqual([true, true]);
+    expect(verdicts(piped, { a: "evil" })).toEqual([false, false]);
+    expect(verdicts(piped, { a: 1 })).toEqual([false, false]);
+    expect(compileValidator(z.string().transform((value) => value.length).pipe(z.number()))("abc")).toBe(false);
+  });
+
   it("leaves a schema that rewrites its value to zod (never says yes)", () => {
     expect(compileValidator(z.string().transform((value) => value.length))("abc")).toBe(false);
     expect(compileValidator(z.string().trim())("abc")).toBe(false);

@@ -48,6 +48,8 @@ interface ZodNodeLike {
       readonly options?: readonly ZodNodeLike[];
       readonly innerType?: ZodNodeLike;
       readonly getter?: () => ZodNodeLike;
+      readonly in?: ZodNodeLike;
+      readonly out?: ZodNodeLike;
       readonly mode?: string;
     };
     readonly values?: ReadonlySet<unknown>;
@@ -186,6 +188,12 @@ function typeCheck(node: ZodNodeLike, seen: Map<ZodNodeLike, Validator>): Valida
       return recordCheck(compileNode(def.keyType as ZodNodeLike, seen), compileNode(def.valueType as ZodNodeLike, seen));
     case "object":
       return objectCheck(node, seen);
+    case "pipe": {
+      // The output of `in` goes to `out`: the same value, as long as `in` only checks (a transform compiles to never).
+      const first = compileNode(def.in as ZodNodeLike, seen);
+      const then = compileNode(def.out as ZodNodeLike, seen);
+      return (value) => first(value) && then(value);
+    }
     default:
       // A transform, pipe, default, intersection...: zod decides.
       return never;

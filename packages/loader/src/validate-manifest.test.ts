@@ -6,6 +6,7 @@ import { fastManifestCheck, validateManifest } from "./validate-manifest.js";
 import { validManifest } from "./__fixtures__/valid-manifest.js";
 import { nearMisses, refusedCases, type MutableManifest } from "./__fixtures__/manifest-cases.js";
 import { anyJson, mutate } from "./__fixtures__/random-mutation.js";
+import { allThirdReleaseFields, prototypeKeyAttacks, thirdReleaseRefusals } from "./__fixtures__/third-release-cases.js";
 
 /** The fast path and zod give the same verdict; where both accept, the manifest is what zod returns. */
 function agree(json: unknown): boolean {
@@ -37,6 +38,18 @@ describe("the compiled fast path gives zod's verdict", () => {
 
   it.each(nearMisses)("accepts %s", (_name, change) => {
     expect(agree(changed(change))).toBe(true);
+  });
+
+  it.each(thirdReleaseRefusals)("refuses the third-release field misuse: %s", (_name, change) => {
+    expect(agree(changed(change))).toBe(false);
+  });
+
+  it("accepts every third-release field at once", () => {
+    expect(agree(changed(allThirdReleaseFields))).toBe(true);
+  });
+
+  it.each(prototypeKeyAttacks)("refuses a prototype key in %s", (_name, text) => {
+    expect(agree(JSON.parse(text))).toBe(false);
   });
 
   it.each(manifestFiles.map(({ file, json }) => [file, json] as const))("accepts the shipped %s", (_file, json) => {

@@ -16,6 +16,8 @@ export interface ForbiddenKey {
  * the manifest would validate while saying something other than what was written.
  */
 export function forbiddenKeys(value: unknown): ForbiddenKey[] {
+  // Almost every manifest has none: one walk that allocates nothing says so before paths are built.
+  if (!holdsForbiddenKey(value, 0)) return [];
   const found: ForbiddenKey[] = [];
   const walk = (node: unknown, path: PropertyKey[], depth: number): void => {
     if (node === null || typeof node !== "object" || depth > MAX_DEPTH) return;
@@ -33,4 +35,16 @@ export function forbiddenKeys(value: unknown): ForbiddenKey[] {
   };
   walk(value, [], 0);
   return found;
+}
+
+function holdsForbiddenKey(node: unknown, depth: number): boolean {
+  if (node === null || typeof node !== "object" || depth > MAX_DEPTH) return false;
+  if (Array.isArray(node)) {
+    for (const item of node) if (holdsForbiddenKey(item, depth + 1)) return true;
+    return false;
+  }
+  for (const key of Object.keys(node)) {
+    if (FORBIDDEN_KEYS.has(key) || holdsForbiddenKey((node as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
 }
