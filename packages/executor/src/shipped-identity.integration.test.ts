@@ -1,0 +1,75 @@
+// Every shipped integration says who a credential is: `auth.identity` names a read whose
+// documented example (__fixtures__/provider-truth/<id>.json, `identity`, with its source)
+// comes back as an account { id, name } through the executor and accountFromIdentity.
+import { readFileSync } from "node:fs";
+import { loadRegistry, type Registry } from "@eleven-integrations/loader";
+import { manifestFiles } from "@eleven-integrations/manifests";
+import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountFromIdentity } from "./account.js";
+import { createExecutor, type Executor } from "./create-executor.js";
+import { startTestServer, type TestServer } from "./test-support/test-server.js";
+
+interface IdentityExample {
+  readonly source: string;
+  readonly op: string;
+  readonly response: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown };
+  readonly expect: { readonly account: { readonly id: string; readonly name: string } };
+}
+
+/** The integrations shipped before the third release: each declares its identity op. */
+const DECLARING = ["github", "gitlab", "slack", "google-calendar", "linear", "notion", "stripe", "todoist", "gandi"];
+
+const registry: Registry = loadRegistry(manifestFiles);
+const identityOf = (id: string): IdentityExample | undefined =>
+  (JSON.parse(readFileSync(new URL(`./__fixtures__/provider-truth/${id}.json`, import.meta.url), "utf8")) as { identity?: IdentityExample }).identity;
+const declaring = registry.integrations().filter((manifest) => manifest.auth.identity !== undefined);
+const hosts = [...new Set(declaring.map((manifest) => new URL(manifest.auth.base).hostname))];
+
+let server: TestServer;
+let executor: Executor;
+let current: IdentityExample["response"] | undefined;
+let closeDispatcher: () => Promise<void>;
+beforeAll(async () => {
+  const certificates = await createTestCertificates(hosts);
+  server = await startTestServer(certificates, (_request, reply) =>
+    current === undefined ? reply.code(500).send() : reply.code(current.status).headers(current.headers).send(JSON.stringify(current.body)),
+  );
+  const dispatcher = createLoopbackDispatcher(certificates.ca, new Map(hosts.map((host) => [host, server.port])));
+  closeDispatcher = () => dispatcher.destroy();
+  executor = createExecutor({ registry, dispatcher, limits: { retries: 0 } });
+});
+afterAll(async () => {
+  await closeDispatcher();
+  await server.close();
+});
+
+it("every integration shipped before the third release declares its identity op", () => {
+  expect(declaring.map((manifest) => manifest.id)).toEqual(expect.arrayContaining(DECLARING));
+});
+
+describe.each(declaring.map((manifest) => [manifest.id, manifest] as const))("%s", (id, manifest) => {
+  it("answers its documented identity example as an account", async () => {
+    const example = identityOf(id);
+    expect(example, `${id}: provider-truth fixture has no identity example`).toBeDefined();
+    if (example === undefined) return;
+    expect(example.source).toMatch(/^https:\/\//);
+    expect(example.op).toBe(manifest.auth.identity);
+    current = example.response;
+    server.requests.length = 0;
+    const envelope = await executor.run({ integration: id, op: example.op, credential: { token: `token-for-${id}` } });
+    expect(server.requests).toHaveLength(1);
+    expect(accountFromIdentity(manifest, envelope)).toEqual({ ok: true, account: example.expect.account });
+  });
+
+  it("refuses a connection whose identity answer leaves out the account's id", async () => {
+    const example = identityOf(id);
+    if (example === undefined) return;
+    const fields = manifest.auth.identity_fields;
+    const envelope = await executor.run({ integration: id, op: example.op, credential: { token: `token-for-${id}` } });
+    if (envelope.status !== "ok") throw new Error(`${id}: identity example did not run`);
+    const data = { ...(envelope.data as Record<string, unknown>) };
+    delete data[fields?.id ?? "id"];
+    expect(accountFromIdentity(manifest, { ...envelope, data })).toMatchObject({ ok: false, error: { code: "identity_incomplete" } });
+  });
+});
