@@ -1,6 +1,8 @@
-// Every shipped integration says who a credential is: `auth.identity` names a read whose
-// documented example (__fixtures__/provider-truth/<id>.json, `identity`, with its source)
-// comes back as an account { id, name } through the executor and accountFromIdentity.
+// Every shipped integration that declares `auth.identity` says who a credential is: the
+// identity op's recorded exchange (__fixtures__/<id>.json) and, for the integrations shipped
+// before the third release, its documented example (__fixtures__/provider-truth/<id>.json,
+// `identity`, with its source) come back as an account { id, name } through the executor
+// and accountFromIdentity.
 import { readFileSync } from "node:fs";
 import { loadRegistry, type Registry } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
@@ -21,8 +23,10 @@ interface IdentityExample {
 const DECLARING = ["github", "gitlab", "slack", "google-calendar", "linear", "notion", "stripe", "todoist", "gandi"];
 
 const registry: Registry = loadRegistry(manifestFiles);
-const identityOf = (id: string): IdentityExample | undefined =>
-  (JSON.parse(readFileSync(new URL(`./__fixtures__/provider-truth/${id}.json`, import.meta.url), "utf8")) as { identity?: IdentityExample }).identity;
+const readFixture = (file: string): unknown => JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8"));
+const identityOf = (id: string): IdentityExample | undefined => (readFixture(`./__fixtures__/provider-truth/${id}.json`) as { identity?: IdentityExample }).identity;
+const recordedOf = (id: string, op: string): { response: IdentityExample["response"] } | undefined =>
+  (readFixture(`./__fixtures__/${id}.json`) as Record<string, { response: IdentityExample["response"] }>)[op];
 const declaring = registry.integrations().filter((manifest) => manifest.auth.identity !== undefined);
 const hosts = [...new Set(declaring.map((manifest) => new URL(manifest.auth.base).hostname))];
 
@@ -49,7 +53,32 @@ it("every integration shipped before the third release declares its identity op"
 });
 
 describe.each(declaring.map((manifest) => [manifest.id, manifest] as const))("%s", (id, manifest) => {
-  it("answers its documented identity example as an account", async () => {
+  it("answers its recorded identity exchange as an account", async () => {
+    const op = manifest.auth.identity as string;
+    const recorded = recordedOf(id, op);
+    expect(recorded, `${id}: no recorded exchange for ${op}`).toBeDefined();
+    current = recorded?.response;
+    const envelope = await executor.run({ integration: id, op, credential: { token: `token-for-${id}` } });
+    const result = accountFromIdentity(manifest, envelope);
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+  });
+
+  it("refuses a connection whose identity answer leaves out the account's id", async () => {
+    const op = manifest.auth.identity as string;
+    current = recordedOf(id, op)?.response;
+    const fields = manifest.auth.identity_fields;
+    const envelope = await executor.run({ integration: id, op, credential: { token: `token-for-${id}` } });
+    if (envelope.status !== "ok") throw new Error(`${id}: identity example did not run`);
+    const data = { ...(envelope.data as Record<string, unknown>) };
+    delete data[fields?.id ?? "id"];
+    expect(accountFromIdentity(manifest, { ...envelope, data })).toMatchObject({ ok: false, error: { code: "identity_incomplete" } });
+  });
+});
+
+describe.each(DECLARING.map((id) => [id, registry.get(id)] as const))("%s, shipped before the third release", (id, declared) => {
+  if (declared === undefined) throw new Error(`${id} is not shipped`);
+  const manifest = declared;
+  it("answers its documented identity example (provider truth, with its source) as the account it names", async () => {
     const example = identityOf(id);
     expect(example, `${id}: provider-truth fixture has no identity example`).toBeDefined();
     if (example === undefined) return;
@@ -62,14 +91,4 @@ describe.each(declaring.map((manifest) => [manifest.id, manifest] as const))("%s
     expect(accountFromIdentity(manifest, envelope)).toEqual({ ok: true, account: example.expect.account });
   });
 
-  it("refuses a connection whose identity answer leaves out the account's id", async () => {
-    const example = identityOf(id);
-    if (example === undefined) return;
-    const fields = manifest.auth.identity_fields;
-    const envelope = await executor.run({ integration: id, op: example.op, credential: { token: `token-for-${id}` } });
-    if (envelope.status !== "ok") throw new Error(`${id}: identity example did not run`);
-    const data = { ...(envelope.data as Record<string, unknown>) };
-    delete data[fields?.id ?? "id"];
-    expect(accountFromIdentity(manifest, { ...envelope, data })).toMatchObject({ ok: false, error: { code: "identity_incomplete" } });
-  });
 });
