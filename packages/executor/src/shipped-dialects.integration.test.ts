@@ -24,8 +24,8 @@ const manifests = registry.integrations();
 const read = (file: string): unknown => JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8"));
 const examples = new Map(manifests.map((manifest) => [manifest.id, read(`./__fixtures__/provider-truth/${manifest.id}.json`) as Record<string, Example | string>]));
 const hosts = [...new Set(manifests.map((manifest) => new URL(manifest.auth.base).hostname))];
-/** Reads that return one answer, not a list, though their pick has an array root (Gandi's availability check, one Gmail thread's messages). */
-const NOT_LISTS = new Set(["gandi domains.check", "gmail threads.get"]);
+/** Reads that return one answer, not a list, though their pick has an array root (Gandi's availability check, one Gmail thread's messages, SendGrid's bounce entries for one address). */
+const NOT_LISTS = new Set(["gandi domains.check", "gmail threads.get", "sendgrid bounces.get"]);
 /**
  * Lists the provider answers whole: its API documents no paging for them, so there is no
  * cursor to declare (Trello returns a member's boards, a board's lists and cards, and a
@@ -46,6 +46,7 @@ const WHOLE_LISTS = new Set([
   "figma comments.list",
   "discord channels.list",
   "discord scheduled_events.list",
+  "sendgrid contacts.search",
 ]);
 /**
  * Lists a provider pages by page number or item offset alone, with no cursor, link or next
