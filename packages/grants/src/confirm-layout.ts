@@ -1,7 +1,7 @@
 import { neutraliseText, splitTemplate, type ConfirmLinePart } from "@eleven-integrations/schema";
 import { isolate } from "./confirm-text.js";
 import { MAX_CONFIRM_LINE_CODE_POINTS, MAX_CONFIRM_VALUE_CODE_POINTS, MIN_CONFIRM_VALUE_CODE_POINTS } from "./limits.js";
-import { neutraliseDelimiters, templateDelimiters } from "./template-delimiters.js";
+import { neutraliseDelimiters, templateDelimiters, type TemplateDelimiters } from "./template-delimiters.js";
 
 const ELLIPSIS = "\u2026";
 
@@ -34,6 +34,34 @@ function ownValue(args: Record<string, string>, name: string): string | undefine
 /** The arg's own string value, or undefined when not given; throws a `TypeError` for a value that is not a string. */
 export { ownValue };
 
+/** Code points in `text` (a surrogate pair counts once). */
+function codePointLength(text: string): number {
+  let length = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length -= 1;
+        index += 1;
+      }
+    }
+  }
+  return length;
+}
+
+/** The first `count` code points of `text`. */
+function firstCodePoints(text: string, count: number): string {
+  let taken = 0;
+  let end = 0;
+  for (const character of text) {
+    if (taken === count) break;
+    end += character.length;
+    taken += 1;
+  }
+  return text.slice(0, end);
+}
+
 /**
  * The largest per-value cap (from 120 down to 16 code points) at which the values
  * fit `budget` code points; 16 when even that does not fit.
@@ -51,6 +79,41 @@ function valueCap(lengths: readonly number[], budget: number): number {
   return low;
 }
 
+interface CompiledTemplate {
+  /** The template's text neutralised, and its placeholders, in order. */
+  pieces: ({ kind: "template"; text: string } | { kind: "arg"; name: string })[];
+  delimiters: TemplateDelimiters;
+  /** Code points of the template's own text. */
+  literalLength: number;
+}
+
+// Templates come from manifests, a bounded set: each is compiled once. The cache is cleared
+// when full rather than grown, so a caller passing ever new templates cannot exhaust memory.
+const COMPILED_TEMPLATES = 512;
+const compiled = new Map<string, CompiledTemplate>();
+
+function compiledTemplate(template: string): CompiledTemplate {
+  const cached = compiled.get(template);
+  if (cached !== undefined) return cached;
+  const pieces: CompiledTemplate["pieces"] = [];
+  const literals: string[] = [];
+  let literalLength = 0;
+  for (const piece of splitTemplate(template)) {
+    if (piece.kind === "arg") {
+      pieces.push(piece);
+      continue;
+    }
+    literals.push(piece.text);
+    const text = neutraliseText(piece.text).text;
+    literalLength += Array.from(text).length;
+    pieces.push({ kind: "template", text });
+  }
+  const result: CompiledTemplate = { pieces, delimiters: templateDelimiters(literals), literalLength };
+  if (compiled.size >= COMPILED_TEMPLATES) compiled.clear();
+  compiled.set(template, result);
+  return result;
+}
+
 /**
  * Lays a confirm line out: the template's text neutralised; each value
  * neutralised (`neutraliseText`), its template look-alikes shown as U+FFFD,
@@ -59,19 +122,15 @@ function valueCap(lengths: readonly number[], budget: number): number {
  * when right-to-left. One pass: a value is never expanded again.
  */
 export function layoutConfirm(template: string, args: Record<string, string>): ConfirmLayout {
-  const pieces = splitTemplate(template);
-  const literals = pieces.flatMap((piece) => (piece.kind === "literal" ? [piece.text] : []));
-  const delimiters = templateDelimiters(literals);
+  const { pieces, delimiters, literalLength } = compiledTemplate(template);
   const shown = new Map<string, ShownArg>();
 
-  type Slot = { kind: "template"; text: string } | { kind: "value"; arg: string; points: string[] };
+  type Slot = { kind: "template"; text: string } | { kind: "value"; arg: string; text: string; length: number };
   const slots: Slot[] = [];
-  let fixed = 0;
+  let fixed = literalLength;
   for (const piece of pieces) {
-    if (piece.kind === "literal") {
-      const text = neutraliseText(piece.text).text;
-      fixed += Array.from(text).length;
-      slots.push({ kind: "template", text });
+    if (piece.kind === "template") {
+      slots.push(piece);
       continue;
     }
     const value = ownValue(args, piece.name);
@@ -84,12 +143,12 @@ export function layoutConfirm(template: string, args: Record<string, string>): C
       shortened: previous?.shortened ?? false,
       templateLookAlike: delimited.lookAlike,
     });
-    const points = Array.from(delimited.text);
-    if (points.length > 0 && isolate(delimited.text) !== delimited.text) fixed += 2;
-    slots.push({ kind: "value", arg: piece.name, points });
+    const length = codePointLength(delimited.text);
+    if (length > 0 && isolate(delimited.text) !== delimited.text) fixed += 2;
+    slots.push({ kind: "value", arg: piece.name, text: delimited.text, length });
   }
 
-  const lengths = slots.flatMap((slot) => (slot.kind === "value" ? [slot.points.length] : []));
+  const lengths = slots.flatMap((slot) => (slot.kind === "value" ? [slot.length] : []));
   const cap = valueCap(lengths, MAX_CONFIRM_LINE_CODE_POINTS - fixed);
   const parts: ConfirmLinePart[] = [];
   let text = "";
@@ -99,9 +158,9 @@ export function layoutConfirm(template: string, args: Record<string, string>): C
       text += slot.text;
       continue;
     }
-    let shownText = slot.points.join("");
-    if (slot.points.length > cap) {
-      shownText = slot.points.slice(0, cap - 1).join("") + ELLIPSIS;
+    let shownText = slot.text;
+    if (slot.length > cap) {
+      shownText = firstCodePoints(slot.text, cap - 1) + ELLIPSIS;
       const arg = shown.get(slot.arg);
       if (arg !== undefined) arg.shortened = true;
     }

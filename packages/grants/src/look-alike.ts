@@ -44,8 +44,10 @@ const SEPARATOR = /[\p{P}\p{S}\p{Z}\s]/u;
 const SKIPPED = /[\p{M}\p{Default_Ignorable_Code_Point}]/u;
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
 const LETTER_OR_DECIMAL = /[\p{L}\p{Nd}]/u;
+const ASCII = /^[\0-\x7f]*$/;
 
 function scriptOf(letter: string): string {
+  if (letter.charCodeAt(0) < 0x80) return "Latin";
   for (const [name, pattern] of SCRIPTS) if (pattern.test(letter)) return name;
   return "Other";
 }
@@ -146,12 +148,19 @@ export interface LookAlike {
  * Undefined when none of these.
  */
 export function findLookAlike(value: string): LookAlike | undefined {
+  // ASCII alone can neither mix scripts nor imitate ASCII.
+  if (ASCII.test(value)) return undefined;
   const all = new Set<string>();
   let mixedWord = false;
   for (const [word] of value.matchAll(WORD)) {
     const scripts = new Set<string>();
     for (const character of word) {
-      if (!LETTER.test(character) || NO_SCRIPT.test(character)) continue;
+      const code = character.charCodeAt(0);
+      if (code < 0x80) {
+        if (!((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a))) continue;
+      } else if (!LETTER.test(character) || NO_SCRIPT.test(character)) {
+        continue;
+      }
       const script = scriptOf(character);
       scripts.add(script);
       all.add(script);

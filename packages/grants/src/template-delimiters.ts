@@ -15,6 +15,8 @@ const LETTER = /\p{L}/u;
 const NON_ASCII_PUNCTUATION_OR_SYMBOL = /[^\0-\x7F]/u;
 const PUNCTUATION_OR_SYMBOL = /[\p{P}\p{S}]/u;
 const ASCII_WORD = /^[A-Za-z0-9 ]$/;
+/** ASCII with no quote and no bracket: nothing in it can pass for a template's delimiter. */
+const NOTHING_TO_NEUTRALISE = /^[\x20\x21\x23-\x26\x2a-\x5a\x5c\x5e\x5f\x61-\x7a\x7c\x7e]*$/;
 
 /** What a character passes for: its UTS #39 prototype, else its compatibility form (fullwidth `）` is `)`), else itself. */
 function prototypeOf(character: string): string {
@@ -68,6 +70,7 @@ export function templateDelimiters(literals: readonly string[]): TemplateDelimit
  * holds one of the template's other non-ASCII punctuation or symbols (kept, flagged).
  */
 export function neutraliseDelimiters(text: string, delimiters: TemplateDelimiters): { text: string; lookAlike: boolean } {
+  if (NOTHING_TO_NEUTRALISE.test(text)) return { text, lookAlike: false };
   const characters = Array.from(text);
   let lookAlike = false;
   let out = "";

@@ -18,6 +18,8 @@ export const HIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}\p{D
 /** Space separators other than U+0020 (no-break, thin, hair, ideographic, ogham...): shown as a plain space. */
 const ODD_SPACE = /[^\P{Zs} ]/u;
 const MARK = /\p{M}/u;
+/** Text that needs no change at all: the common case, checked in one pass. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const TEXT_STYLE = 0xfe0e;
 const EMOJI_STYLE = 0xfe0f;
 
@@ -44,6 +46,7 @@ function codePointName(codePoint: number): string {
  * through it.
  */
 export function neutraliseText(text: string): NeutralisedText {
+  if (PRINTABLE_ASCII.test(text)) return { text, hidden: [] };
   let out = "";
   const hidden: string[] = [];
   const note = (codePoint: number) => {
@@ -63,6 +66,15 @@ export function neutraliseText(text: string): NeutralisedText {
       continue;
     }
     selectorBase = false;
+    if (codePoint >= 0x20 && codePoint < 0x7f) {
+      // Printable ASCII: never hidden, a mark or an odd space; `#`, `*` and digits start emoji sequences.
+      out += character;
+      hasBase = true;
+      marks = 0;
+      stackCut = false;
+      selectorBase = codePoint === 0x23 || codePoint === 0x2a || (codePoint >= 0x30 && codePoint <= 0x39);
+      continue;
+    }
     if (HIDDEN_CHARACTER.test(character)) {
       note(codePoint);
       out += REPLACEMENT_CHARACTER;
