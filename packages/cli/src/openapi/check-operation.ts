@@ -1,4 +1,4 @@
-import { parsePathTemplate, splitTemplate, type Arg, type JsonValue, type Manifest, type Operation, type PathSegment } from "@eleven-integrations/schema";
+import { parsePathTemplate, parseTenantTemplate, splitTemplate, type Arg, type JsonValue, type Manifest, type Operation, type PathSegment } from "@eleven-integrations/schema";
 import { matchOperation, type SpecOperation } from "./find-operation.js";
 import type { OpenApiDocument } from "./load-openapi.js";
 import { isObject, itemSchemas, propertyOf, requiredOf, valueRules, walkPath, type Schema } from "./schema-shape.js";
@@ -25,12 +25,22 @@ const FORM = "application/x-www-form-urlencoded";
 export function checkOperation(document: OpenApiDocument, manifest: Manifest, op: Operation): OperationCheck {
   const parsed = parsePathTemplate(op.path);
   if (!parsed.ok) return { operation: undefined, mismatches: [{ rule: "operation", subject: op.path, message: `path does not parse: ${parsed.problems.join("; ")}` }] };
-  const base = new URL(manifest.auth.base);
-  const prefix: PathSegment[] = base.pathname.split("/").filter((segment) => segment !== "").map((text) => ({ kind: "literal", text }));
+  // A tenant base (`https://{subdomain}.zendesk.com/api/v2`) is parsed with a valid label in the placeholder's stead.
+  const tenant = parseTenantTemplate(manifest.auth.base, 1);
+  const base = new URL(tenant.ok ? tenant.probe : manifest.auth.base);
+  const tenantHost = tenant.ok && tenant.placeholders.some((placeholder) => placeholder.place === "host");
+  const basePathTemplate = manifest.auth.base.slice("https://".length).replace(/^[^/]*/, "");
+  const prefix: PathSegment[] = basePathTemplate
+    .split("/")
+    .filter((segment) => segment !== "")
+    .map((text): PathSegment => {
+      const name = /^\{([a-z][a-z0-9_]*)\}$/.exec(text)?.[1];
+      return name === undefined ? { kind: "literal", text } : { kind: "arg", name };
+    });
   const full = [...prefix, ...parsed.template.segments];
   const match = matchOperation(document, op.method, full);
   if (match === undefined) {
-    const shown = `${op.method} ${base.pathname === "/" ? "" : base.pathname}${op.path.split("?")[0]}`;
+    const shown = `${op.method} ${basePathTemplate}${op.path.split("?")[0]}`;
     const others = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((method) => method !== op.method && matchOperation(document, method, full) !== undefined);
     const hint = others.length > 0 ? ` (the spec has ${others.join(", ")} there)` : "";
     return { operation: undefined, mismatches: [{ rule: "operation", subject: shown, message: `${shown} is not an operation of the spec${hint}` }] };
@@ -44,7 +54,18 @@ export function checkOperation(document: OpenApiDocument, manifest: Manifest, op
   };
 
   const origins = spec.serverOrigins.filter((origin) => origin !== "https://relative.invalid");
-  if (origins.length > 0 && !origins.includes(base.origin)) add("host", base.origin, `the spec serves ${spec.method} ${spec.path} from ${origins.join(", ")}, not ${base.origin}`);
+  if (tenantHost) {
+    // The spec names its tenant host by a server variable's default, so one label in front of the same suffix will do.
+    const suffix = base.hostname.slice(base.hostname.indexOf("."));
+    const labels = base.hostname.split(".").length;
+    const served = origins.some((origin) => {
+      const host = new URL(origin).hostname;
+      return origin.startsWith("https://") && host.endsWith(suffix) && host.split(".").length === labels;
+    });
+    if (origins.length > 0 && !served) add("host", manifest.auth.base, `the spec serves ${spec.method} ${spec.path} from ${origins.join(", ")}, not a host of the form ${manifest.auth.base}`);
+  } else if (origins.length > 0 && !origins.includes(base.origin)) {
+    add("host", base.origin, `the spec serves ${spec.method} ${spec.path} from ${origins.join(", ")}, not ${base.origin}`);
+  }
 
   const parameter = (place: string, name: string) => spec.parameters.find((item) => item.in === place && item.name === name);
   const schemaOf = (item: Schema | undefined): Schema => (item !== undefined && isObject(item.schema) ? item.schema : {});

@@ -112,6 +112,13 @@ function lineUp(specSegments: readonly string[], manifest: readonly PathSegment[
     const spec = specSegments[index] as string;
     const segment = manifest[index] as PathSegment;
     const whole = /^\{([^{}]+)\}$/.exec(spec);
+    if (segment.kind === "arg" && segment.suffix !== undefined) {
+      // `{spreadsheet_id}:batchUpdate` lines up with the spec's `{spreadsheetId}:batchUpdate`, and nothing else.
+      const suffixed = /^\{([^{}]+)\}(.+)$/.exec(spec);
+      if (suffixed === null || suffixed[2] !== segment.suffix) return undefined;
+      segments.push({ spec, manifest: segment, parameter: suffixed[1] as string });
+      continue;
+    }
     if (whole !== null) {
       segments.push({ spec, manifest: segment, parameter: whole[1] as string });
       continue;
