@@ -1,4 +1,4 @@
-import { neutraliseText, splitTemplate, type ConfirmLinePart } from "@eleven-integrations/schema";
+import { neutraliseText, splitLine, splitTemplate, type ConfirmLinePart } from "@eleven-integrations/schema";
 import { isolate } from "./confirm-text.js";
 import { MAX_CONFIRM_LINE_CODE_POINTS, MAX_CONFIRM_VALUE_CODE_POINTS, MIN_CONFIRM_VALUE_CODE_POINTS } from "./limits.js";
 import { neutraliseDelimiters, templateDelimiters, type TemplateDelimiters } from "./template-delimiters.js";
@@ -22,7 +22,8 @@ export interface ConfirmLayout {
   shown: Map<string, ShownArg>;
 }
 
-function ownValue(args: Record<string, string>, name: string): string | undefined {
+/** The arg's own string value, or undefined when not given; throws a `TypeError` for a value that is not a string. */
+export function ownValue(args: Record<string, string>, name: string): string | undefined {
   // Own properties only: `{constructor}` must not render Object.prototype.constructor.
   if (!Object.hasOwn(args, name)) return undefined;
   const value: unknown = args[name];
@@ -31,8 +32,17 @@ function ownValue(args: Record<string, string>, name: string): string | undefine
   return value;
 }
 
-/** The arg's own string value, or undefined when not given; throws a `TypeError` for a value that is not a string. */
-export { ownValue };
+/**
+ * A picked field's value as a preview line shows it: a string as it is, a number or
+ * a boolean as its JSON text; anything else (absent, null, an object or array) as nothing.
+ */
+export function fieldValue(fields: Record<string, unknown>, path: string): string | undefined {
+  if (!Object.hasOwn(fields, path)) return undefined;
+  const value = fields[path];
+  if (typeof value === "string") return value;
+  if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "boolean") return JSON.stringify(value);
+  return undefined;
+}
 
 /** Code points in `text` (a surrogate pair counts once). */
 function codePointLength(text: string): number {
@@ -92,13 +102,22 @@ interface CompiledTemplate {
 const COMPILED_TEMPLATES = 512;
 const compiled = new Map<string, CompiledTemplate>();
 
-function compiledTemplate(template: string): CompiledTemplate {
-  const cached = compiled.get(template);
+/** A confirm template's `{arg}` placeholders, or a preview line's `{picked.field}` ones. */
+export type TemplateKind = "confirm" | "preview";
+
+function split(kind: TemplateKind, template: string): ({ kind: "literal"; text: string } | { kind: "arg"; name: string })[] {
+  if (kind === "confirm") return splitTemplate(template);
+  return splitLine(template).map((part) => (part.kind === "field" ? { kind: "arg", name: part.path } : part));
+}
+
+function compiledTemplate(kind: TemplateKind, template: string): CompiledTemplate {
+  const key = `${kind}:${template}`;
+  const cached = compiled.get(key);
   if (cached !== undefined) return cached;
   const pieces: CompiledTemplate["pieces"] = [];
   const literals: string[] = [];
   let literalLength = 0;
-  for (const piece of splitTemplate(template)) {
+  for (const piece of split(kind, template)) {
     if (piece.kind === "arg") {
       pieces.push(piece);
       continue;
@@ -110,7 +129,7 @@ function compiledTemplate(template: string): CompiledTemplate {
   }
   const result: CompiledTemplate = { pieces, delimiters: templateDelimiters(literals), literalLength };
   if (compiled.size >= COMPILED_TEMPLATES) compiled.clear();
-  compiled.set(template, result);
+  compiled.set(key, result);
   return result;
 }
 
@@ -122,7 +141,16 @@ function compiledTemplate(template: string): CompiledTemplate {
  * when right-to-left. One pass: a value is never expanded again.
  */
 export function layoutConfirm(template: string, args: Record<string, string>): ConfirmLayout {
-  const { pieces, delimiters, literalLength } = compiledTemplate(template);
+  return layoutLine("confirm", template, (name) => ownValue(args, name));
+}
+
+/** `layoutConfirm` for a preview line (`{picked.field}` placeholders filled from `fields`, see `fieldValue`). */
+export function layoutPreview(line: string, fields: Record<string, unknown>): ConfirmLayout {
+  return layoutLine("preview", line, (path) => fieldValue(fields, path));
+}
+
+function layoutLine(kind: TemplateKind, template: string, valueOf: (name: string) => string | undefined): ConfirmLayout {
+  const { pieces, delimiters, literalLength } = compiledTemplate(kind, template);
   const shown = new Map<string, ShownArg>();
 
   type Slot = { kind: "template"; text: string } | { kind: "value"; arg: string; text: string; length: number };
@@ -133,7 +161,7 @@ export function layoutConfirm(template: string, args: Record<string, string>): C
       slots.push(piece);
       continue;
     }
-    const value = ownValue(args, piece.name);
+    const value = valueOf(piece.name);
     if (value === undefined) continue;
     const neutralised = neutraliseText(value);
     const delimited = neutraliseDelimiters(neutralised.text, delimiters);

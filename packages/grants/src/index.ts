@@ -44,6 +44,8 @@ export {
 export {
   renderConfirm,
   renderConfirmParts,
+  renderPreview,
+  renderPreviewParts,
   confirmDetails,
   type ConfirmDetail,
   type ConfirmDetailFlag,

@@ -1,5 +1,5 @@
 import { neutraliseText, type ConfirmDetail, type ConfirmDetailFlag, type ConfirmLine } from "@eleven-integrations/schema";
-import { layoutConfirm, ownValue } from "./confirm-layout.js";
+import { layoutConfirm, layoutPreview, ownValue } from "./confirm-layout.js";
 import { displayWholeValue } from "./confirm-text.js";
 import { findLookAlike } from "./look-alike.js";
 
@@ -37,6 +37,27 @@ export function renderConfirm(template: string, args: Record<string, string>): s
  */
 export function renderConfirmParts(template: string, args: Record<string, string>): ConfirmLine {
   const { text, parts } = layoutConfirm(template, args);
+  return { text, parts };
+}
+
+/**
+ * A write's preview line (`preview.line` of its manifest, `“{title}”, {comments}
+ * comments, opened by {user.login}`), filled from the preview read's picked fields
+ * (`fields`: the picked object, nested paths flattened as `pick` gives them, e.g.
+ * `{ "user.login": "octocat" }`). Each value is shown exactly as a confirm value is
+ * (hidden characters, quotes, brackets like the line's own, look-alike bound,
+ * right-to-left isolation, at most 600 code points for the whole line); a string is
+ * shown as it is, a number or boolean as its JSON text, anything else (absent, null,
+ * an object) as nothing. The line a member signs is the confirm line, a line feed,
+ * and this.
+ */
+export function renderPreview(line: string, fields: Record<string, unknown>): string {
+  return layoutPreview(line, fields).text;
+}
+
+/** `renderPreview` with its parts (`arg` is the picked field's path), like `renderConfirmParts`. */
+export function renderPreviewParts(line: string, fields: Record<string, unknown>): ConfirmLine {
+  const { text, parts } = layoutPreview(line, fields);
   return { text, parts };
 }
 
