@@ -1,4 +1,3 @@
-import { canonicalJson } from "@eleven-integrations/schema";
 import { decodeKey, fromBase64Url, toBase64Url } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
 import type { KeyPair } from "./keys.js";
@@ -49,6 +48,22 @@ function checkPayload(value: unknown): ReceiptPayload {
 }
 
 /**
+ * The RFC 8785 canonical JSON of a checked receipt payload, keys in code-unit
+ * order, written field by field: what `canonicalJson` gives for it at a fraction
+ * of the cost. Every string field was checked to hold only characters JSON writes
+ * as they are (base64url, hex, ids), so none needs escaping.
+ */
+function receiptJson(payload: ReceiptPayload): string {
+  return (
+    `{"args_digest":"${payload.args_digest}","at":${payload.at},"audit_id":"${payload.audit_id}","gid":"${payload.gid}",` +
+    `"http_status":${payload.http_status === null ? "null" : payload.http_status},"integration":"${payload.integration}",` +
+    `"line_digest":"${payload.line_digest}","manifest_hash":"${payload.manifest_hash}","nonce":"${payload.nonce}",` +
+    `"op":"${payload.op}","registry_hash":"${payload.registry_hash}","result_digest":"${payload.result_digest}",` +
+    `"status":"${payload.status}","typ":"receipt","v":1}`
+  );
+}
+
+/**
  * Signs a receipt (`ew1.<b64url(signature ‖ payload)>`): the sidecar's word for
  * what one write ran and how it ended. The payload is RFC 8785 JSON, signed with
  * context `eleven.receipt.v1`, length-prefixed like grants; it travels beside the
@@ -60,7 +75,7 @@ export function signReceipt(input: ReceiptInput, options: SignReceiptOptions): s
   const at = input.at ?? unixNow();
   if (!isUnixSeconds(at)) throw new GrantError("malformed", "receipt `at` must be Unix seconds");
   const payload = checkPayload({ ...input, v: 1, typ: "receipt", at });
-  const bytes = utf8(canonicalJson(payload));
+  const bytes = utf8(receiptJson(payload));
   const signature = lib().crypto_sign_detached(signedMessage([RECEIPT_CONTEXT, bytes]), secretKey);
   return RECEIPT_PREFIX + toBase64Url(concatBytes(signature, bytes));
 }
@@ -87,6 +102,6 @@ export function verifyReceipt(token: string, options: VerifyReceiptOptions): Rec
   }
   const { object, text } = parseJsonObject(payloadBytes, "receipt payload");
   const payload = checkPayload(object);
-  requireCanonical(text, canonicalJson(payload), "receipt payload");
+  requireCanonical(text, receiptJson(payload), "receipt payload");
   return payload;
 }
