@@ -29,7 +29,7 @@ const NOT_LISTS = new Set(["gandi domains.check", "gmail threads.get", "sendgrid
 /**
  * Lists the provider answers whole: its API documents no paging for them, so there is no
  * cursor to declare (Trello returns a member's boards, a board's lists and cards, and a
- * search's cards, up to `cards_limit`, in one answer; Gmail every label; Figma a team's projects, a project's files and a file's comments). An integration all of whose lists are
+ * search's cards, up to `cards_limit`, in one answer; Gmail every label; Figma a team's projects, a project's files and a file's comments; Graph a OneDrive item's permissions, your joined teams and a team's channels). An integration all of whose lists are
  * whole has no `page` example.
  */
 const WHOLE_LISTS = new Set([
@@ -47,6 +47,9 @@ const WHOLE_LISTS = new Set([
   "discord channels.list",
   "discord scheduled_events.list",
   "sendgrid contacts.search",
+  "microsoft-onedrive permissions.list",
+  "microsoft-teams teams.joined",
+  "microsoft-teams channels.list",
 ]);
 /**
  * Lists a provider pages by page number or item offset alone, with no cursor, link or next
@@ -62,6 +65,9 @@ const PAGE_NUMBER_LISTS = new Set([
   "pagerduty incidents.list",
   "pagerduty oncalls.list",
   "pagerduty services.list",
+  "microsoft-outlook-mail messages.inbox",
+  "microsoft-outlook-calendar events.between",
+  "microsoft-onedrive files.search",
 ]);
 /**
  * Lists a provider pages by the id of the last item the bot got, passed back as an arg,
@@ -70,6 +76,20 @@ const PAGE_NUMBER_LISTS = new Set([
  * arg whose description says to pass the last id of the previous answer.
  */
 const LAST_ID_LISTS = new Set(["discord guilds.list", "discord messages.list"]);
+/**
+ * Lists Microsoft Graph continues only through `@odata.nextLink`, an absolute URL under a
+ * key no dot-path can name (it starts with "@" and holds a "."), and that take no `$skip`
+ * (a chat's or channel's messages, a search by `$search`): the op reads the first page,
+ * `$top` as large as Graph allows, and the manifests README says so.
+ */
+const NEXT_LINK_LISTS = new Set([
+  "microsoft-outlook-mail messages.search",
+  "microsoft-outlook-calendar calendars.list",
+  "microsoft-onedrive items.children",
+  "microsoft-teams channels.messages",
+  "microsoft-teams chats.list",
+  "microsoft-teams chats.messages",
+]);
 
 let server: TestServer;
 let executor: Executor;
@@ -103,7 +123,7 @@ describe.each(manifests.map((manifest) => [manifest.id] as const))("%s", (id) =>
     expect(manifest?.errors).toBeDefined();
     const recorded = read(`./__fixtures__/${id}.json`) as Record<string, { picked: unknown }>;
     for (const op of manifest?.ops ?? []) {
-      const isList = op.access === "read" && Array.isArray(recorded[op.id]?.picked) && !NOT_LISTS.has(`${id} ${op.id}`) && !WHOLE_LISTS.has(`${id} ${op.id}`) && !PAGE_NUMBER_LISTS.has(`${id} ${op.id}`) && !LAST_ID_LISTS.has(`${id} ${op.id}`);
+      const isList = op.access === "read" && Array.isArray(recorded[op.id]?.picked) && !NOT_LISTS.has(`${id} ${op.id}`) && !WHOLE_LISTS.has(`${id} ${op.id}`) && !PAGE_NUMBER_LISTS.has(`${id} ${op.id}`) && !NEXT_LINK_LISTS.has(`${id} ${op.id}`) && !LAST_ID_LISTS.has(`${id} ${op.id}`);
       if (PAGE_NUMBER_LISTS.has(`${id} ${op.id}`)) expect(op.args?.page?.description ?? op.args?.offset?.description, `${id} ${op.id}`).toMatch(/next page/);
       if (LAST_ID_LISTS.has(`${id} ${op.id}`)) expect(Object.values(op.args ?? {}).some((arg) => /last id of the previous answer/.test(arg.description ?? "")), `${id} ${op.id}`).toBe(true);
       expect(op.page !== undefined, `${id} ${op.id}`).toBe(isList);

