@@ -2,9 +2,13 @@
 // the same loopback TLS server, at concurrency 1 and 32 (goal: at most 1.10x); pick
 // alone against JSON.parse alone on a 1 MB body (goal: at most 1.25x); and peak RSS
 // while 32 runs at once each receive a 50 MB body that is cut off (goal: under 200 MB).
-// The measured op pays for provider truth: GitHub's error dialect plus a 2xx failure check
-// (`failed_when`, which GitHub's answers never trigger) and Link paging, the answer carrying
-// a rel="next" link, so every run also parses the link and signs a next_page token.
+// Two measured ops, each paying for provider truth: GitHub's repos.list (its error dialect plus
+// a 2xx failure check, `failed_when`, which GitHub's answers never trigger, and Link paging,
+// the answer carrying a rel="next" link) and Slack's conversations.list (a body cursor at
+// response_metadata.next_cursor and Slack's `"ok": false` check on every 2xx answer); every
+// run parses the cursor and signs a next_page token. Each ratio is printed twice: wall time,
+// and the process's CPU time (server and client share the process, so both sides carry the
+// server's work alike; CPU time does not count moments the shared machine took the core away).
 import { fork } from "node:child_process";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -14,6 +18,7 @@ import { manifestFiles } from "@eleven-integrations/manifests";
 import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
 
 const HOST = "api.github.com";
+const SLACK = "slack.com";
 const MB = 1_000_000;
 const RATIO_GOAL = 1.1;
 const PICK_GOAL = 1.25;
@@ -43,7 +48,20 @@ function repository(index) {
 
 export const repositories = (count) => Buffer.from(JSON.stringify(Array.from({ length: count }, (_, index) => repository(index))));
 
-const certificates = () => createTestCertificates([HOST]);
+/** A Slack conversations.list answer (https://api.slack.com/methods/conversations.list): `ok`, channels, and the next cursor. */
+export function slackChannels(count) {
+  const channels = Array.from({ length: count }, (_, index) => ({
+    id: `C0${String(1000000 + index)}`, name: `channel-${index}`, is_channel: true, is_group: false, is_im: false, is_mpim: false, is_private: false,
+    created: 1449252889 + index, is_archived: false, is_general: index === 0, unlinked: 0, name_normalized: `channel-${index}`, is_shared: false,
+    is_org_shared: false, is_pending_ext_shared: false, pending_shared: [], context_team_id: "T12345", updated: 1678229664302, parent_conversation: null,
+    creator: "U12345", is_ext_shared: false, shared_team_ids: ["T12345"], pending_connected_team_ids: [], is_member: index % 2 === 0,
+    topic: { value: `Topic of channel ${index}`, creator: "U12345", last_set: 1449709364 }, purpose: { value: `What channel ${index} is for, in a sentence.`, creator: "U12345", last_set: 1449709364 },
+    previous_names: [], num_members: 20 + (index % 50),
+  }));
+  return Buffer.from(JSON.stringify({ ok: true, channels, response_metadata: { next_cursor: "dGVhbTpDMDYxRkE1UEI=" } }));
+}
+
+const certificates = () => createTestCertificates([HOST, SLACK]);
 
 /** The shipped registry, GitHub's dialect given a 2xx failure check too, so the measured op pays for every provider-truth step. */
 function benchRegistry() {
@@ -55,7 +73,7 @@ function benchRegistry() {
 }
 
 /** Connects to the loopback port, still sending SNI for and verifying the certificate of the real host. */
-const loopbackDispatcher = (ca, port) => createLoopbackDispatcher(ca, { [HOST]: port });
+const loopbackDispatcher = (ca, port) => createLoopbackDispatcher(ca, { [HOST]: port, [SLACK]: port });
 
 /** An endless body of spaces, made on demand, so the server holds almost nothing. */
 function hugeBody(total) {
@@ -77,11 +95,12 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
  * at a time), swapping which goes first each round; the ratio is the median of the
  * per-round ratios, so load from other processes hits both alike.
  */
-async function compare(ours, floor, { rounds, size, concurrency, warmup = 5 }) {
+async function compare(ours, floor, { rounds, size, concurrency, warmup = 5, clock = "wall" }) {
+  const now = clock === "cpu" ? () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000; } : () => performance.now();
   const batch = async (fn) => {
-    const start = performance.now();
+    const start = now();
     for (let done = 0; done < size; done += concurrency) await Promise.all(Array.from({ length: concurrency }, fn));
-    return (performance.now() - start) / size;
+    return (now() - start) / size;
   };
   for (let index = 0; index < warmup; index += 1) {
     await batch(ours);
@@ -109,9 +128,11 @@ export async function run() {
   const { default: Fastify } = await import("fastify");
   const { ca, key, cert } = await certificates();
   const list = repositories(100);
+  const channels = slackChannels(200);
   let mode = "list";
   const app = Fastify({ https: { key, cert }, logger: false, forceCloseConnections: true });
   const link = `<https://${HOST}/user/repos?sort=updated&per_page=30&page=2>; rel="next", <https://${HOST}/user/repos?sort=updated&per_page=30&page=5>; rel="last"`;
+  app.get("/api/conversations.list", (_request, reply) => reply.header("content-type", "application/json; charset=utf-8").send(channels));
   app.get("/*", (_request, reply) => {
     reply.header("content-type", "application/json; charset=utf-8");
     reply.header("link", link);
@@ -123,9 +144,12 @@ export async function run() {
   const executor = createExecutor({ registry, dispatcher });
   const operation = registry.operation("github", "repos.list");
   if (operation.paging === undefined || operation.errors?.detectsFailure !== true) throw new Error("the measured op must page and check for failures in 2xx answers");
+  const slackOperation = registry.operation("slack", "conversations.list");
+  if (slackOperation.paging?.cursorFromBody === undefined || slackOperation.errors?.detectsFailure !== true) throw new Error("Slack's op must page by a body cursor and check 2xx answers");
   const token = `ghp_${"x".repeat(36)}`;
   const url = `https://${HOST}/user/repos?sort=updated&per_page=30`;
   const headers = { authorization: `Bearer ${token}`, accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28", "user-agent": "bench" };
+  const slackToken = `xoxb-${"1".repeat(12)}-${"x".repeat(24)}`;
 
   const ours = async () => {
     const envelope = await executor.run({ integration: "github", op: "repos.list", args: { sort: "updated" }, credential: { token } });
@@ -136,14 +160,32 @@ export async function run() {
     const parsed = JSON.parse(await body.text());
     if (statusCode !== 200 || parsed.length !== 100) throw new Error("bare request failed");
   };
+  const oursSlack = async () => {
+    const envelope = await executor.run({ integration: "slack", op: "conversations.list", args: {}, credential: { token: slackToken } });
+    if (envelope.status !== "ok" || envelope.next_page === undefined) throw new Error(`executor run failed: ${JSON.stringify(envelope)}`);
+  };
+  const bareSlack = async () => {
+    const { statusCode, body } = await dispatcher.request({
+      origin: `https://${SLACK}`,
+      path: "/api/conversations.list?types=public_channel&exclude_archived=true&limit=200",
+      method: "GET",
+      headers: { authorization: `Bearer ${slackToken}` },
+    });
+    const parsed = JSON.parse(await body.text());
+    if (statusCode !== 200 || parsed.ok !== true) throw new Error("bare Slack request failed");
+  };
 
   try {
-    console.log(`response: 100 GitHub-style repositories, ${(list.length / 1024).toFixed(0)} KiB, github repos.list pick (${operation.operation.pick.fields.length} fields)`);
-    console.log(`measured op: error dialect ${JSON.stringify(operation.errors.declaration)}, paging ${JSON.stringify(operation.paging.declaration)}, every answer with a rel="next" link (next_page signed each run)`);
-    for (const concurrency of [1, 32]) {
-      const result = await compare(ours, bare, { rounds: concurrency === 1 ? 101 : 41, size: concurrency === 1 ? 4 : 64, concurrency });
-      console.log(`concurrency ${concurrency}: executor.run ${(result.ours * 1000).toFixed(0)} µs/run, bare request + JSON.parse ${(result.floor * 1000).toFixed(0)} µs/run`);
-      console.log(`concurrency ${concurrency} ratio: ${verdict(result.ratio, RATIO_GOAL)}`);
+    console.log(`github repos.list: 100 GitHub-style repositories, ${(list.length / 1024).toFixed(0)} KiB, pick (${operation.operation.pick.fields.length} fields), error dialect ${JSON.stringify(operation.errors.declaration)}, paging ${JSON.stringify(operation.paging.declaration)}, every answer with a rel="next" link`);
+    console.log(`slack conversations.list: 200 channels, ${(channels.length / 1024).toFixed(0)} KiB, pick (${slackOperation.operation.pick.fields.length} fields), failed_when ${JSON.stringify(slackOperation.errors.declaration.failed_when)}, paging ${JSON.stringify(slackOperation.paging.declaration)}`);
+    for (const [name, measured, floor] of [["github repos.list", ours, bare], ["slack conversations.list", oursSlack, bareSlack]]) {
+      for (const concurrency of [1, 32]) {
+        const options = { rounds: concurrency === 1 ? 61 : 25, size: concurrency === 1 ? 4 : 64, concurrency };
+        const wall = await compare(measured, floor, options);
+        const cpu = await compare(measured, floor, { ...options, clock: "cpu" });
+        console.log(`${name}, concurrency ${concurrency}: executor.run ${(wall.ours * 1000).toFixed(0)} µs/run (${(cpu.ours * 1000).toFixed(0)} µs CPU), bare request + JSON.parse ${(wall.floor * 1000).toFixed(0)} µs/run (${(cpu.floor * 1000).toFixed(0)} µs CPU)`);
+        console.log(`${name}, concurrency ${concurrency} ratio: wall ${verdict(wall.ratio, RATIO_GOAL)}; CPU ${verdict(cpu.ratio, RATIO_GOAL)}`);
+      }
     }
 
     const big = repositories(Math.ceil((1 * MB) / (list.length / 100)));

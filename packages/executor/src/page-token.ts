@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual, type Hash } from "node:crypto";
 import { canonicalJson } from "@eleven-integrations/schema";
 
 /** The longest `next_page` handed out: the envelope carries at most 1 KiB. */
@@ -28,11 +28,22 @@ export type OpenPageResult = { readonly ok: true; readonly cursor: string } | { 
  * another op, other args or another manifest version, or changed by one byte, is refused.
  */
 export class PageSigner {
-  readonly #key: Buffer;
+  /** SHA-256 states after HMAC's padded key blocks (RFC 2104): the key's part of every MAC, done once. */
+  readonly #inner: Hash;
+  readonly #outer: Hash;
+  /** The inner state after the fixed fields of a binding (everything but the cursor), by binding: a paging loop signs the same op and args again and again. */
+  readonly #bound = new Map<string, Hash>();
 
   constructor(key?: Uint8Array) {
     if (key !== undefined && key.length < 32) throw new TypeError("pageKey must be at least 32 bytes");
-    this.#key = key === undefined ? randomBytes(32) : Buffer.from(key);
+    let block = key === undefined ? randomBytes(32) : Buffer.from(key);
+    if (block.length > SHA256_BLOCK) block = createHash("sha256").update(block).digest();
+    const padded = Buffer.alloc(SHA256_BLOCK);
+    block.copy(padded);
+    this.#inner = createHash("sha256").update(padded.map((byte) => byte ^ 0x36));
+    this.#outer = createHash("sha256").update(padded.map((byte) => byte ^ 0x5c));
+    padded.fill(0);
+    block.fill(0);
   }
 
   /** A token for the next page, or undefined when the cursor is too long to carry. */
@@ -63,20 +74,39 @@ export class PageSigner {
     return { ok: true, cursor: bytes.toString("utf8") };
   }
 
+  /** HMAC-SHA256 (RFC 2104, the same bytes `createHmac` gives) over the length-prefixed fields and the cursor. */
   #mac(binding: PageBinding, cursor: Buffer): Buffer {
-    const hmac = createHmac("sha256", this.#key);
-    for (const field of [CONTEXT, binding.integration, binding.op, binding.manifestHash, argsDigest(binding.args, binding.cursorArg)]) {
-      const bytes = Buffer.from(field, "utf8");
-      hmac.update(lengthPrefix(bytes.length)).update(bytes);
+    const inner = this.#fixed(binding).copy().update(lengthPrefix(cursor.length)).update(cursor).digest();
+    return this.#outer.copy().update(inner).digest();
+  }
+
+  #fixed(binding: PageBinding): Hash {
+    const args = boundArgsJson(binding.args, binding.cursorArg);
+    // Ids and the hex hash hold no newline, and the args are last: the key is unambiguous.
+    const key = `${binding.integration}\n${binding.op}\n${binding.manifestHash}\n${args}`;
+    let state = this.#bound.get(key);
+    if (state === undefined) {
+      state = this.#inner.copy();
+      for (const field of [CONTEXT, binding.integration, binding.op, binding.manifestHash, createHash("sha256").update(args).digest("hex")]) {
+        const bytes = Buffer.from(field, "utf8");
+        state.update(lengthPrefix(bytes.length)).update(bytes);
+      }
+      if (this.#bound.size >= MAX_BOUND_STATES) this.#bound.clear();
+      this.#bound.set(key, state);
     }
-    return hmac.update(lengthPrefix(cursor.length)).update(cursor).digest();
+    return state;
   }
 }
 
-function argsDigest(args: Readonly<Record<string, string>>, cursorArg: string): string {
+const SHA256_BLOCK = 64;
+/** Bindings whose fixed MAC state is kept; past it the cache starts over (a state is cheap to make again). */
+const MAX_BOUND_STATES = 256;
+
+/** The RFC 8785 JSON of the args without the cursor arg: what the token's args digest is taken over. */
+function boundArgsJson(args: Readonly<Record<string, string>>, cursorArg: string): string {
   const bound: Record<string, string> = {};
   for (const [name, value] of Object.entries(args)) if (name !== cursorArg) bound[name] = value;
-  return createHash("sha256").update(canonicalJson(bound)).digest("hex");
+  return canonicalJson(bound);
 }
 
 function lengthPrefix(length: number): Buffer {
