@@ -2,7 +2,7 @@
 // variation selector after a Latin letter): a value built to make the member read something
 // other than what runs. Templates are the shipped manifests' own.
 import { readdirSync, readFileSync } from "node:fs";
-import { confirmLineSchema } from "@eleven-integrations/schema";
+import { confirmDetailSchema, confirmLineSchema } from "@eleven-integrations/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_CONFIRM_LINE_CODE_POINTS, MIN_CONFIRM_VALUE_CODE_POINTS } from "./limits.js";
@@ -128,6 +128,8 @@ describe("look-alike letters are judged by UTS #39 confusable skeletons (finding
       { name: "email", value: email, flags: ["look_alike"], scripts: ["Lisu"], skeleton: "SERVlCE@ACME.COM", reads_as: "SERVlCE@ACME.COM" },
     ]);
     expect(confirmDetails(REGISTER, { ...owner, email: "service@acme.com" })).toEqual([]);
+    // The contract the sidecar answers with (sidecar-protocol imports the same schema).
+    expect(confirmDetailSchema.array().parse(details)).toEqual(details);
   });
 
   const cases: [string, string, string, string[]][] = [
