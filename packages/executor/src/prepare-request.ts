@@ -29,8 +29,8 @@ export interface PreparedRequest {
   readonly args: Readonly<Record<string, string>>;
   /** The hash of the manifest the op comes from; a page token is bound to it. */
   readonly manifestHash: string;
-  /** What the next page's token is bound to: the op asked for, its args (cursor left out) and its manifest. */
-  readonly pageBinding: PageBinding;
+  /** What the next page's token is bound to (the op asked for, its args without the cursor, its manifest); undefined when that op does not page. */
+  readonly pageBinding: PageBinding | undefined;
 }
 
 export type PrepareResult = { readonly ok: true; readonly request: PreparedRequest } | { readonly ok: false; readonly envelope: ErrorEnvelope };
@@ -53,65 +53,85 @@ export function prepareRequest(
   if (operation === undefined) {
     return refuse(name, failure("unknown_op", `${context.service} has no operation named "${name.op}"`, context));
   }
-  const invalid = (message: string) => refuse(name, failure("invalid_args", message, context));
   let args = checkArgs(operation, request.args);
-  if (!args.ok) return invalid(describeArgProblems(args.problems));
+  if (!args.ok) return invalid(name, context, describeArgProblems(args.problems));
   // Tenant settings come from the connection alone (the grant), never from the args.
-  let resolved: ResolvedBase | undefined = operation.base.fixed;
-  if (resolved === undefined) {
+  let base: ResolvedBase | undefined = operation.base.fixed;
+  if (base === undefined) {
     const tenant = operation.base.resolve(request.connection);
-    if (!tenant.ok) return invalid(describeTenantProblems(tenant.problems));
-    resolved = tenant.base;
+    if (!tenant.ok) return invalid(name, context, describeTenantProblems(tenant.problems));
+    base = tenant.base;
   }
-  const base = resolved;
-  const manifestHash = registry.manifestHash(integration) ?? "";
+  const scope: Scope = { name, context, integration, operation, manifestHash: registry.manifestHash(integration) ?? "", base };
   const paging = operation.paging;
-  const binding = (values: Readonly<Record<string, string>>): PageBinding => ({ integration, op: operation.id, manifestHash, args: values, cursorArg: paging?.arg ?? "" });
-  const prepared = (sent: CompiledOperation, path: string, values: Readonly<Record<string, string>>, sentArgs: Readonly<Record<string, string>>): PrepareResult => ({
-    ok: true,
-    request: {
-      name,
-      operation: sent,
-      context,
-      origin: base.origin,
-      base,
-      path,
-      body: renderBody(sent, sentArgs),
-      args: values,
-      manifestHash,
-      pageBinding: binding(values),
-    },
-  });
 
   if (request.page !== undefined) {
-    if (paging === undefined) return invalid(`${context.service} ${operation.id} does not page, so it takes no page`);
-    const opened = pages.open(request.page, binding(args.values));
-    if (!opened.ok) return invalid(opened.message);
+    if (paging === undefined) return invalid(name, context, `${context.service} ${operation.id} does not page, so it takes no page`);
+    const opened = pages.open(request.page, pageBinding(scope, args.values));
+    if (!opened.ok) return invalid(name, context, opened.message);
     if (paging.nextPath) {
       // The path was checked when the answer gave it; checked again as it is sent.
       const next = checkNextPath(opened.cursor, base);
-      if (!next.ok) return invalid(next.message);
-      return prepared(operation, next.path, args.values, args.values);
+      if (!next.ok) return invalid(name, context, next.message);
+      return prepared(scope, operation, next.path, args.values, args.values);
     }
     if (paging.nextOp !== undefined) {
       const continuation = registry.operation(integration, paging.nextOp);
       const cursorArg = continuation?.paging?.arg;
-      if (continuation === undefined || cursorArg === undefined) return invalid(`${context.service} ${operation.id} names no op to continue its pages with`);
+      if (continuation === undefined || cursorArg === undefined) return invalid(name, context, `${context.service} ${operation.id} names no op to continue its pages with`);
       const withCursor = checkArgs(continuation, { [cursorArg]: opened.cursor });
-      if (!withCursor.ok) return invalid(`the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`);
+      if (!withCursor.ok) return invalid(name, context, `the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`);
       const url = buildUrl(continuation, withCursor.values, base);
-      if (!url.ok) return invalid(describeArgProblems(url.problems));
-      return prepared(continuation, url.path, args.values, withCursor.values);
+      if (!url.ok) return invalid(name, context, describeArgProblems(url.problems));
+      return prepared(scope, continuation, url.path, args.values, withCursor.values);
     }
-    if (paging.arg === undefined) return invalid(`${context.service} ${operation.id} does not page, so it takes no page`);
+    if (paging.arg === undefined) return invalid(name, context, `${context.service} ${operation.id} does not page, so it takes no page`);
     // The cursor is an arg like any other: its declared bounds apply, and it is escaped where it is placed.
     const withCursor = checkArgs(operation, { ...args.values, [paging.arg]: opened.cursor });
-    if (!withCursor.ok) return invalid(`the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`);
+    if (!withCursor.ok) return invalid(name, context, `the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`);
     args = withCursor;
   }
   const url = buildUrl(operation, args.values, base);
-  if (!url.ok) return invalid(describeArgProblems(url.problems));
-  return prepared(operation, url.path, args.values, args.values);
+  if (!url.ok) return invalid(name, context, describeArgProblems(url.problems));
+  return prepared(scope, operation, url.path, args.values, args.values);
+}
+
+/** What every part of one prepared run shares. */
+interface Scope {
+  readonly name: RunName;
+  readonly context: FailureContext;
+  readonly integration: string;
+  /** The op asked for. */
+  readonly operation: CompiledOperation;
+  readonly manifestHash: string;
+  readonly base: ResolvedBase;
+}
+
+/** A next page's token is bound to the op asked for, its args (cursor left out) and its manifest. */
+function pageBinding(scope: Scope, values: Readonly<Record<string, string>>): PageBinding {
+  return { integration: scope.integration, op: scope.operation.id, manifestHash: scope.manifestHash, args: values, cursorArg: scope.operation.paging?.arg ?? "" };
+}
+
+function prepared(scope: Scope, sent: CompiledOperation, path: string, values: Readonly<Record<string, string>>, sentArgs: Readonly<Record<string, string>>): PrepareResult {
+  return {
+    ok: true,
+    request: {
+      name: scope.name,
+      operation: sent,
+      context: scope.context,
+      origin: scope.base.origin,
+      base: scope.base,
+      path,
+      body: renderBody(sent, sentArgs),
+      args: values,
+      manifestHash: scope.manifestHash,
+      pageBinding: scope.operation.paging === undefined ? undefined : pageBinding(scope, values),
+    },
+  };
+}
+
+function invalid(name: RunName, context: FailureContext, message: string): PrepareResult {
+  return refuse(name, failure("invalid_args", message, context));
 }
 
 /** Names each tenant setting that is missing or refused, never its value. */

@@ -105,7 +105,7 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
     }
     let nextPage: string | undefined;
     const paging = operation.paging;
-    if (paging !== undefined) {
+    if (paging !== undefined && request.pageBinding !== undefined) {
       let cursor =
         paging.linkQueryKey !== undefined
           ? cursorFromLink(headers.link, request.origin + request.path, paging.linkQueryKey, paging.linkPaths)

@@ -78,20 +78,21 @@ describe("tenant hosts: the connection's subdomain fills auth.base's host", () =
     expect(harness.sent()).toBe(0);
   });
 
-  it("a tenant host that resolves to loopback or a private address is refused at connect time", async () => {
+  it.each([["127.0.0.1"], ["10.1.2.3"], ["::1"], ["169.254.169.254"]])("a tenant host that resolves to %s is refused at connect time", async (address) => {
     const asked: string[] = [];
     const lookup: LookupFunction = (hostname, options, callback) => {
       asked.push(hostname);
-      const entries: LookupAddress[] = [{ address: "10.1.2.3", family: 4 }];
+      const family = address.includes(":") ? 6 : 4;
+      const entries: LookupAddress[] = [{ address, family }];
       if (options.all === true) callback(null, entries);
-      else callback(null, "10.1.2.3", 4);
+      else callback(null, address, family);
     };
     const dispatcher = createHardenedDispatcher({ lookup });
     try {
       const executor = createExecutor({ registry: thirdReleaseRegistry(), dispatcher });
       const envelope = await executor.run({ ...getTicket, connection: { subdomain: "intranet" } });
       expect(envelope).toMatchObject({ status: "error", error: { code: "network_error", message: expect.stringMatching(/not public/) } });
-      expect(JSON.stringify(envelope)).not.toContain("10.1.2.3");
+      expect(JSON.stringify(envelope)).not.toContain(address);
       expect(asked).toEqual([`intranet.tenant.example.com`]);
     } finally {
       await dispatcher.close();
