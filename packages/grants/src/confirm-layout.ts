@@ -32,16 +32,19 @@ export function ownValue(args: Record<string, string>, name: string): string | u
   return value;
 }
 
+/** What a missing or null picked field shows in a preview line (the loader's `PREVIEW_NONE`). */
+export const PREVIEW_NONE = "(none)";
+
 /**
- * A picked field's value as a preview line shows it: a string as it is, a number or
- * a boolean as its JSON text; anything else (absent, null, an object or array) as nothing.
+ * A picked field's value as a preview line shows it, as the loader's `renderLine`
+ * does: a string as it is, anything else as its JSON text (a number, a boolean, an
+ * object or array), a missing, inherited or null field as `(none)`.
  */
-export function fieldValue(fields: Record<string, unknown>, path: string): string | undefined {
-  if (!Object.hasOwn(fields, path)) return undefined;
-  const value = fields[path];
+export function fieldValue(fields: Record<string, unknown>, path: string): string {
+  const value = Object.hasOwn(fields, path) ? fields[path] : undefined;
+  if (value === undefined || value === null) return PREVIEW_NONE;
   if (typeof value === "string") return value;
-  if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "boolean") return JSON.stringify(value);
-  return undefined;
+  return JSON.stringify(value) ?? PREVIEW_NONE;
 }
 
 /** Code points in `text` (a surrogate pair counts once). */

@@ -47,9 +47,10 @@ export function renderConfirmParts(template: string, args: Record<string, string
  * `{ "user.login": "octocat" }`). Each value is shown exactly as a confirm value is
  * (hidden characters, quotes, brackets like the line's own, look-alike bound,
  * right-to-left isolation, at most 600 code points for the whole line); a string is
- * shown as it is, a number or boolean as its JSON text, anything else (absent, null,
- * an object) as nothing. The line a member signs is the confirm line, a line feed,
- * and this.
+ * shown as it is, anything else as its JSON text, a missing or null field as `(none)`
+ * (the loader's `renderLine` reads fields the same way, but passes each value through
+ * a callback that cannot see the line: this applies the line's own rules too). The
+ * line a member signs is the confirm line, a line feed, and this.
  */
 export function renderPreview(line: string, fields: Record<string, unknown>): string {
   return layoutPreview(line, fields).text;

@@ -6,14 +6,14 @@ import { renderPreview, renderPreviewParts } from "./render-confirm.js";
 const LINE = "“{title}”, {comments} comments, opened by {user.login}";
 
 describe("renderPreview", () => {
-  it("fills picked fields by their dot-paths; a number shows as its JSON text", () => {
+  it("fills picked fields by their dot-paths; anything but a string shows as its JSON text", () => {
     expect(renderPreview(LINE, { title: "Crash on start", comments: 3, "user.login": "octocat" })).toBe("“Crash on start”, 3 comments, opened by octocat");
-    expect(renderPreview("{open} / {ratio}", { open: true, ratio: 0.5 })).toBe("true / 0.5");
+    expect(renderPreview("{open} / {ratio} / {labels}", { open: true, ratio: 0.5, labels: ["bug"] })).toBe("true / 0.5 / [\uFFFDbug\uFFFD]");
   });
 
-  it("shows nothing for an absent, null or structured field, and never an inherited one", () => {
-    expect(renderPreview(LINE, { title: "x", comments: null, user: { login: "octocat" } })).toBe("“x”,  comments, opened by ");
-    expect(renderPreview("{constructor}", {})).toBe("");
+  it("shows (none) for an absent, null or inherited field, as the loader's renderLine does", () => {
+    expect(renderPreview(LINE, { title: "x", comments: null, user: { login: "octocat" } })).toBe("“x”, (none) comments, opened by (none)");
+    expect(renderPreview("{constructor}", {})).toBe("(none)");
   });
 
   it("cleans a provider's value like a confirm value: its quotes cannot close the line's, hidden characters show", () => {
