@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { loadRegistry, type CompiledOperation, type Registry } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountFromIdentity } from "./account.js";
 import { createExecutor, type Executor } from "./create-executor.js";
 import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
 import { startTestServer, type TestServer } from "./test-support/test-server.js";
@@ -9,6 +10,8 @@ import { startTestServer, type TestServer } from "./test-support/test-server.js"
 /** One op's recorded exchange: what the executor must send, what the provider answers, what comes back. */
 interface Fixture {
   readonly args: Record<string, string>;
+  /** The connection's tenant settings, for a manifest whose base names one (`{ region: "us" }`). */
+  readonly connection?: Record<string, string>;
   readonly request: { readonly method: string; readonly path: string; readonly body: unknown };
   readonly response: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown };
   readonly picked: unknown;
@@ -22,7 +25,12 @@ const fixtures = new Map<string, Record<string, Fixture>>(
     JSON.parse(readFileSync(new URL(`./__fixtures__/${manifest.id}.json`, import.meta.url), "utf8")) as Record<string, Fixture>,
   ]),
 );
-const hosts = [...new Set(manifests.map((manifest) => new URL(manifest.auth.base).hostname))];
+/** The host a request reaches: the base's, a tenant placeholder filled from the connection. */
+const hostOf = (base: string, connection: Record<string, string> = {}): string =>
+  new URL(base.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => connection[name] ?? name)).host;
+const hosts = [
+  ...new Set(manifests.flatMap((manifest) => Object.values(fixtures.get(manifest.id) ?? {}).map((fixture) => new URL(`https://${hostOf(manifest.auth.base, fixture.connection)}`).hostname))),
+];
 
 let server: TestServer;
 let executor: Executor;
@@ -59,13 +67,13 @@ describe.each(manifests.map((manifest) => [manifest.id, manifest] as const))("%s
     server.requests.length = 0;
     const token = `token-for-${id}`;
 
-    const envelope = await executor.run({ integration: id, op: opId, args: fixture.args, credential: { token } });
+    const envelope = await executor.run({ integration: id, op: opId, args: fixture.args, credential: { token }, connection: fixture.connection });
 
     expect(server.requests).toHaveLength(1);
     const [received] = server.requests;
     expect(received?.method).toBe(fixture.request.method);
     expect(received?.url).toBe(fixture.request.path);
-    expect(received?.headers.host).toBe(new URL(manifest.auth.base).host);
+    expect(received?.headers.host).toBe(hostOf(manifest.auth.base, fixture.connection));
     expect(received?.headers.authorization).toBe(manifest.auth.authorization === "none" ? token : `${manifest.auth.authorization} ${token}`);
     for (const [name, value] of Object.entries(manifest.auth.headers ?? {})) expect(received?.headers[name.toLowerCase()]).toBe(value);
     expect(received?.headers["accept-encoding"]).toBeUndefined();
@@ -84,3 +92,22 @@ describe.each(manifests.map((manifest) => [manifest.id, manifest] as const))("%s
     expect(JSON.parse(JSON.stringify(envelope.status === "ok" ? envelope.data : undefined))).toEqual(fixture.picked);
   });
 });
+
+describe.each(manifests.filter((manifest) => manifest.auth.identity !== undefined).map((manifest) => [manifest.id, manifest] as const))(
+  "%s says who the credential is",
+  (id, manifest) => {
+    it("its identity op is a read whose documented answer names an account id and name", async () => {
+      const identity = manifest.auth.identity as string;
+      expect(manifest.ops.find((op) => op.id === identity)?.access).toBe("read");
+      const fixture = fixtures.get(id)?.[identity] as Fixture;
+      current = fixture;
+      const envelope = await executor.run({ integration: id, op: identity, args: fixture.args, credential: { token: `token-for-${id}` }, connection: fixture.connection });
+      const result = accountFromIdentity(manifest, envelope);
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      if (result.ok) {
+        expect(result.account.id).not.toBe("");
+        expect(result.account.name).not.toBe("");
+      }
+    });
+  },
+);

@@ -14,6 +14,8 @@ interface Example {
   readonly source: string;
   readonly op: string;
   readonly args: Record<string, string>;
+  /** The connection's tenant settings, for a manifest whose base names one (`{ region: "us" }`). */
+  readonly connection?: Record<string, string>;
   readonly response: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown };
   readonly expect?: { readonly status: "ok" | "error"; readonly next_page?: boolean; readonly code?: string; readonly http_status?: number; readonly provider?: object };
   readonly next_request?: { readonly path: string; readonly body_variables?: Record<string, string>; readonly body?: unknown };
@@ -23,7 +25,16 @@ const registry: Registry = loadRegistry(manifestFiles);
 const manifests = registry.integrations();
 const read = (file: string): unknown => JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8"));
 const examples = new Map(manifests.map((manifest) => [manifest.id, read(`./__fixtures__/provider-truth/${manifest.id}.json`) as Record<string, Example | string>]));
-const hosts = [...new Set(manifests.map((manifest) => new URL(manifest.auth.base).hostname))];
+/** The host a request reaches: the base's, a tenant placeholder filled from the connection. */
+const hostOf = (base: string, connection: Record<string, string> = {}): string =>
+  new URL(base.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => connection[name] ?? name)).hostname;
+const hosts = [
+  ...new Set(
+    manifests.flatMap((manifest) =>
+      Object.values(examples.get(manifest.id) ?? {}).flatMap((example) => (typeof example === "object" ? [hostOf(manifest.auth.base, example.connection)] : [])),
+    ),
+  ),
+];
 /** Reads that return one answer, not a list, though their pick has an array root (Gandi's availability check, one Gmail thread's messages, SendGrid's bounce entries for one address). */
 const NOT_LISTS = new Set(["gandi domains.check", "gmail threads.get", "sendgrid bounces.get"]);
 /**
@@ -111,7 +122,14 @@ afterAll(async () => {
 
 async function run(id: string, example: Example, page?: string): Promise<Envelope> {
   current = example.response;
-  return executor.run({ integration: id, op: example.op, args: example.args, credential: { token: "documented-example-token" }, ...(page === undefined ? {} : { page }) });
+  return executor.run({
+    integration: id,
+    op: example.op,
+    args: example.args,
+    credential: { token: "documented-example-token" },
+    connection: example.connection,
+    ...(page === undefined ? {} : { page }),
+  });
 }
 
 describe.each(manifests.map((manifest) => [manifest.id] as const))("%s", (id) => {

@@ -30,13 +30,16 @@ export function checkOperation(document: OpenApiDocument, manifest: Manifest, op
   const base = new URL(tenant.ok ? tenant.probe : manifest.auth.base);
   const tenantHost = tenant.ok && tenant.placeholders.some((placeholder) => placeholder.place === "host");
   const basePathTemplate = manifest.auth.base.slice("https://".length).replace(/^[^/]*/, "");
-  const prefix: PathSegment[] = basePathTemplate
+  const baseSegments = basePathTemplate
     .split("/")
     .filter((segment) => segment !== "")
     .map((text): PathSegment => {
       const name = /^\{([a-z][a-z0-9_]*)\}$/.exec(text)?.[1];
       return name === undefined ? { kind: "literal", text } : { kind: "arg", name };
     });
+  // A base whose path names a tenant (Atlassian's /ex/jira/{cloudid}/rest/api/3) routes to the tenant up to
+  // that segment; the API's own paths, the spec's /rest/api/3/..., start after it.
+  const prefix: PathSegment[] = baseSegments.slice(baseSegments.findLastIndex((segment) => segment.kind === "arg") + 1);
   const full = [...prefix, ...parsed.template.segments];
   const match = matchOperation(document, op.method, full);
   if (match === undefined) {

@@ -315,3 +315,33 @@ describe("integrations openapi check sends a typed arg as its JSON type (Microso
     expect(untyped.code).toBe(1);
   });
 });
+
+describe("integrations openapi check with tenant hosts (Sentry's excerpt: servers https://{region}.sentry.io, region us or de)", () => {
+  const SENTRY = join(manifestsDir, "..", "specs", "excerpts", "sentry.json");
+  type Auth = { base: string; tenant?: Record<string, { pattern: string; description: string }> };
+
+  it("takes the spec's default host as one value of the manifest's tenant host", async () => {
+    const result = await check(await shipped("sentry"), SENTRY);
+    expect(line(result.out, "issues.list")).toMatch(/^ok\s+issues\.list\s/);
+    expect(result.out).not.toMatch(/not https:\/\//);
+  });
+
+  it("refuses a tenant host whose fixed suffix is not the spec's", async () => {
+    const manifest = await shipped("sentry");
+    (manifest.auth as Auth).base = "https://{region}.sentry.example/api/0";
+    const result = await check(manifest, SENTRY);
+    expect(line(result.out, "issues.list")).toMatch(/^MISMATCH\s+issues\.list\s.*from https:\/\/us\.sentry\.io, not a host of the form https:\/\/\{region\}\.sentry\.example/);
+  });
+
+  it("matches the API's paths after a path segment that names a tenant (Atlassian's /ex/jira/{cloudid}), and only after one", async () => {
+    const manifest = await shipped("sentry");
+    const auth = manifest.auth as Auth;
+    // One tenant per base: the host is fixed here, so the check reports it, and the path still lines up.
+    auth.base = "https://us.sentry.io/ex/sentry/{site}/api/0";
+    auth.tenant = { site: { pattern: "^[a-z0-9-]{1,63}$", description: "A routing segment" } };
+    expect(line((await check(manifest, SENTRY)).out, "issues.list")).toMatch(/^ok\s+issues\.list\s/);
+    auth.base = "https://us.sentry.io/ex/sentry/site/api/0";
+    delete auth.tenant;
+    expect(line((await check(manifest, SENTRY)).out, "issues.list")).toMatch(/^MISMATCH\s+issues\.list\s.*is not an operation of the spec/);
+  });
+});
