@@ -4,7 +4,7 @@
 // `identity`, with its source) come back as an account { id, name } through the executor
 // and accountFromIdentity.
 import { readFileSync } from "node:fs";
-import { loadRegistry, type Registry } from "@eleven-integrations/loader";
+import { loadRegistry, resolveBase, type Registry } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
 import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,10 +25,20 @@ const DECLARING = ["github", "gitlab", "slack", "google-calendar", "linear", "no
 const registry: Registry = loadRegistry(manifestFiles);
 const readFixture = (file: string): unknown => JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8"));
 const identityOf = (id: string): IdentityExample | undefined => (readFixture(`./__fixtures__/provider-truth/${id}.json`) as { identity?: IdentityExample }).identity;
-const recordedOf = (id: string, op: string): { response: IdentityExample["response"] } | undefined =>
-  (readFixture(`./__fixtures__/${id}.json`) as Record<string, { response: IdentityExample["response"] }>)[op];
+interface Recorded {
+  readonly response: IdentityExample["response"];
+  /** The tenant settings of a manifest whose base names a tenant. */
+  readonly connection?: Record<string, string>;
+}
+const recordedOf = (id: string, op: string): Recorded | undefined => (readFixture(`./__fixtures__/${id}.json`) as Record<string, Recorded>)[op];
 const declaring = registry.integrations().filter((manifest) => manifest.auth.identity !== undefined);
-const hosts = [...new Set(declaring.map((manifest) => new URL(manifest.auth.base).hostname))];
+/** The host the identity op reaches: the base's, its tenant filled from the recorded connection. */
+function hostOf(manifest: (typeof declaring)[number]): string {
+  const resolved = resolveBase(manifest, recordedOf(manifest.id, manifest.auth.identity as string)?.connection);
+  if (!resolved.ok) throw new Error(`${manifest.id}: the recorded identity exchange names no valid tenant`);
+  return new URL(resolved.base.origin).hostname;
+}
+const hosts = [...new Set(declaring.map(hostOf))];
 
 let server: TestServer;
 let executor: Executor;
@@ -58,16 +68,17 @@ describe.each(declaring.map((manifest) => [manifest.id, manifest] as const))("%s
     const recorded = recordedOf(id, op);
     expect(recorded, `${id}: no recorded exchange for ${op}`).toBeDefined();
     current = recorded?.response;
-    const envelope = await executor.run({ integration: id, op, credential: { token: `token-for-${id}` } });
+    const envelope = await executor.run({ integration: id, op, credential: { token: `token-for-${id}` }, connection: recorded?.connection });
     const result = accountFromIdentity(manifest, envelope);
     expect(result.ok, JSON.stringify(result)).toBe(true);
   });
 
   it("refuses a connection whose identity answer leaves out the account's id", async () => {
     const op = manifest.auth.identity as string;
-    current = recordedOf(id, op)?.response;
+    const recorded = recordedOf(id, op);
+    current = recorded?.response;
     const fields = manifest.auth.identity_fields;
-    const envelope = await executor.run({ integration: id, op, credential: { token: `token-for-${id}` } });
+    const envelope = await executor.run({ integration: id, op, credential: { token: `token-for-${id}` }, connection: recorded?.connection });
     if (envelope.status !== "ok") throw new Error(`${id}: identity example did not run`);
     const data = { ...(envelope.data as Record<string, unknown>) };
     delete data[fields?.id ?? "id"];
