@@ -15,6 +15,7 @@ import type { SharedState } from "./state/shared-state.js";
 import { LiveRegistry } from "./registry/live-registry.js";
 import { sidecarContextPlugin } from "./http/context.js";
 import { identityPlugin } from "./http/identity-plugin.js";
+import { openapiPlugin } from "./http/openapi-plugin.js";
 import { opsPlugin } from "./http/ops-plugin.js";
 import { revokePlugin } from "./http/revoke-plugin.js";
 import { runPlugin } from "./http/run-plugin.js";
@@ -80,6 +81,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   void app.register(searchPlugin);
   void app.register(runPlugin);
   void app.register(revokePlugin);
+  void app.register(openapiPlugin);
 
   let sync: RegistrySync | undefined;
   let syncDispatcher: Agent | undefined;

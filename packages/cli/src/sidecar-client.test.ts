@@ -1,20 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { defaultSidecarAddress, parseSidecarAddress, SidecarClientError } from "./sidecar-client.js";
+import { connectSidecar } from "./sidecar-client.js";
+import { defaultSidecarAddress } from "./sidecar-home.js";
 
-describe("parseSidecarAddress", () => {
-  it("takes a socket path or a loopback http origin", () => {
-    expect(parseSidecarAddress("unix:/home/bot/.eleven-sidecar/sidecar.sock")).toEqual({ kind: "unix", path: "/home/bot/.eleven-sidecar/sidecar.sock" });
-    expect(parseSidecarAddress("http://127.0.0.1:8787")).toEqual({ kind: "tcp", origin: "http://127.0.0.1:8787" });
-    expect(parseSidecarAddress("http://[::1]:9000/")).toEqual({ kind: "tcp", origin: "http://[::1]:9000" });
-    expect(parseSidecarAddress("http://localhost:9000")).toEqual({ kind: "tcp", origin: "http://localhost:9000" });
+describe("connectSidecar", () => {
+  it.each(["unix:sidecar.sock", "https://127.0.0.1:8787", "http://example.com:8787", "http://127.0.0.1:8787/path", "127.0.0.1:8787", ""])("refuses the address %j before reading the token", async (address) => {
+    await expect(connectSidecar(address, "/nonexistent/caller-token")).rejects.toMatchObject({ name: "SidecarClientError", code: "invalid_target" });
   });
 
-  it.each(["unix:sidecar.sock", "https://127.0.0.1:8787", "http://example.com:8787", "http://127.0.0.2:8787", "http://user:pw@127.0.0.1:1", "http://127.0.0.1:1/path", "ftp://127.0.0.1", "127.0.0.1:8787", ""])(
-    "refuses %j",
-    (address) => {
-      expect(() => parseSidecarAddress(address)).toThrow(SidecarClientError);
-    },
-  );
+  it("names the caller token file it cannot read", async () => {
+    await expect(connectSidecar("unix:/run/bot/sidecar.sock", "/nonexistent/caller-token")).rejects.toMatchObject({ code: "caller_token_unreadable", message: expect.stringContaining("/nonexistent/caller-token") });
+  });
 });
 
 describe("defaultSidecarAddress", () => {

@@ -1,13 +1,10 @@
-import { homedir } from "node:os";
+// The protocol's light entry (file names and paths only): the command line names its defaults without loading undici or zod.
+import { SIDECAR_HOME_FILES, sidecarHome } from "@eleven-integrations/sidecar-protocol/home";
 import { join } from "node:path";
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
-/** The sidecar's home folder: `$SIDECAR_HOME`, else `~/.eleven-sidecar`. */
-export function sidecarHome(env: Environment): string {
-  const home = env["SIDECAR_HOME"];
-  return home !== undefined && home !== "" ? home : join(homedir(), ".eleven-sidecar");
-}
+export { sidecarHome };
 
 /**
  * The address used when none is given: `$ELEVEN_SIDECAR` (or the older
@@ -20,10 +17,10 @@ export function defaultSidecarAddress(env: Environment): string {
     const given = env[name];
     if (given !== undefined && given !== "") return given;
   }
-  return `unix:${join(sidecarHome(env), "sidecar.sock")}`;
+  return `unix:${join(sidecarHome(env), SIDECAR_HOME_FILES.socket)}`;
 }
 
 /** The caller token file: `$SIDECAR_HOME/caller-token`. */
 export function defaultCallerTokenFile(env: Environment): string {
-  return join(sidecarHome(env), "caller-token");
+  return join(sidecarHome(env), SIDECAR_HOME_FILES.callerToken);
 }

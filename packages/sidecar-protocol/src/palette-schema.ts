@@ -10,7 +10,10 @@ export const paletteOperationSchema = z.strictObject({
   args: z.record(z.string(), argSchema).describe("The op's args exactly as its manifest declares them."),
   confirm: z.string().optional().describe("A write's confirm template; the sidecar renders it with the args into the chip's line."),
   destructive: z.literal(true).optional().describe("Present when the manifest marks the op destructive."),
-  page: z.strictObject({ arg: z.string() }).optional().describe("Present when the op pages: `arg` carries the cursor; a run passes `page` (an answer's `next_page`) instead."),
+  page: z
+    .strictObject({ arg: z.string().optional() })
+    .optional()
+    .describe("Present when the op pages: `arg` carries the cursor (absent when the op takes none: its pages continue through another op or a next path); a run passes `page` (an answer's `next_page`) instead."),
 });
 
 /** `POST /v1/ops`: the palette a grant enables (a read grant lists reads only; an allow-list is respected). */

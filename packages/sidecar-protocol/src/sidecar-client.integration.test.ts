@@ -109,6 +109,12 @@ describe("createSidecarClient over the Unix socket", () => {
     const big = { status: "ok", data: "x".repeat(70 * 1024) };
     sidecar.handle((_request, response) => sendJson(response, 200, big));
     expect(await rejection(client.identity())).toMatchObject({ code: "answer_too_large" });
+    // Declared too large while the rest is still coming: refused at once, the body dropped without an unhandled error.
+    sidecar.handle((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": 10 * 1024 * 1024 });
+      response.write('{"data":"');
+    });
+    expect(await rejection(client.identity())).toMatchObject({ code: "answer_too_large" });
     sidecar.handle((_request, response) => {
       response.writeHead(200, { "content-type": "application/json" });
       const chunk = "x".repeat(16 * 1024);

@@ -20,10 +20,10 @@ export function checkSidecarTarget(target: SidecarTarget): SidecarTarget {
   try {
     url = new URL(target.url);
   } catch {
-    throw new SidecarClientError("invalid_target", "the sidecar url must be a loopback http origin, such as http://127.0.0.1:8787");
+    throw new SidecarClientError("invalid_target", "the sidecar address must be a loopback http origin, such as http://127.0.0.1:8787");
   }
   if (url.protocol !== "http:" || !LOOPBACK.has(url.hostname) || url.username !== "" || url.password !== "" || (url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "") {
-    throw new SidecarClientError("invalid_target", "the sidecar url must be a loopback http origin, such as http://127.0.0.1:8787");
+    throw new SidecarClientError("invalid_target", "the sidecar address must be a loopback http origin, such as http://127.0.0.1:8787");
   }
   return { url: url.origin };
 }

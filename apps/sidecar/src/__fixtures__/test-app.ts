@@ -7,6 +7,7 @@ import { buildApp } from "../app.js";
 import type { AuditRecord } from "../audit/audit-log.js";
 import { bot, CALLER_TOKEN, member, registry, temporaryDirectory } from "./grant-kit.js";
 import { captureLogs, type LogCapture } from "./log-capture.js";
+import { answerViolations } from "./openapi-answers.js";
 
 export const authorized = { authorization: `Bearer ${CALLER_TOKEN}` } as const;
 
@@ -37,7 +38,21 @@ export async function testApp(options: { dispatcher?: Dispatcher; trustedMembers
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     logger: { level: "trace", stream: logs.stream },
   });
+  checkAnswersAgainstDescription(app);
   return { app, auditFile, logs, auditRecords: () => readAudit(auditFile) };
+}
+
+/** Answers of test apps that their OpenAPI description does not allow; `vitest.setup.ts` fails the test that made any. */
+export const describedAnswerViolations: string[] = [];
+
+/** Checks every JSON answer of `app` against the description of its route and status. */
+export function checkAnswersAgainstDescription(app: FastifyInstance): void {
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (typeof payload !== "string" || !String(reply.getHeader("content-type") ?? "").startsWith("application/json")) return payload;
+    const route = request.routeOptions.url;
+    describedAnswerViolations.push(...answerViolations(request.method, route === undefined || route === "" ? undefined : route, reply.statusCode, JSON.parse(payload)));
+    return payload;
+  });
 }
 
 export interface SentRequest {

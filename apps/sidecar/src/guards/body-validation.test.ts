@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseBody, runBodySchema, wellFormedOp } from "./body-schemas.js";
+import { parseBody, runBodySchema, wellFormedOp } from "@eleven-integrations/sidecar-protocol";
 import { grantFor } from "../__fixtures__/grant-kit.js";
 import { authorized, testApp, type TestApp } from "../__fixtures__/test-app.js";
 

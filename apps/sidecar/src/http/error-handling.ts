@@ -1,6 +1,9 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import fastifyPlugin from "fastify-plugin";
+import { OPENAPI_PATH, SIDECAR_ROUTES } from "@eleven-integrations/sidecar-protocol";
 import { httpErrorBody, type HttpErrorCode } from "./http-error.js";
+
+const ROUTES = [...Object.values(SIDECAR_ROUTES).map((route) => `${route.method} ${route.path}`), `GET ${OPENAPI_PATH}`].join(", ");
 
 const BY_FASTIFY_CODE: Record<string, { statusCode: number; code: HttpErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { statusCode: 415, code: "unsupported_media_type", message: "bodies are JSON only: send Content-Type: application/json" },
@@ -27,7 +30,7 @@ function registerErrorHandlers(app: FastifyInstance): void {
     return reply.code(500).send(httpErrorBody("internal_error", "the sidecar failed to answer"));
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(httpErrorBody("not_found", "no such route: the sidecar serves GET /v1/identity, POST /v1/ops and POST /v1/run")),
+    reply.code(404).send(httpErrorBody("not_found", `no such route: the sidecar serves ${ROUTES}`)),
   );
 }
 

@@ -1,3 +1,4 @@
+import type { IdentityAnswer } from "@eleven-integrations/sidecar-protocol";
 import type { FastifyInstance } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import { SIDECAR_CONTEXT } from "./context.js";
@@ -5,7 +6,7 @@ import { SIDECAR_CONTEXT } from "./context.js";
 /** `GET /v1/identity`: the bot's public key and the registry release it runs. */
 async function identityRoutes(app: FastifyInstance): Promise<void> {
   const { sidecar } = app;
-  app.get("/v1/identity", async () => ({ public_key: sidecar.publicKey, registry: sidecar.live.current().info }));
+  app.get("/v1/identity", async (): Promise<IdentityAnswer> => ({ public_key: sidecar.publicKey, registry: sidecar.live.current().info }));
 }
 
 export const identityPlugin = fastifyPlugin(identityRoutes, { name: "identity", dependencies: [SIDECAR_CONTEXT], encapsulate: true, fastify: "5.x" });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fastifyPlugin from "fastify-plugin";
-import { opsBodySchema, parseBody } from "../guards/body-schemas.js";
+import { opsBodySchema, parseBody } from "@eleven-integrations/sidecar-protocol";
 import { opsPalette } from "../run/ops-palette.js";
 import { runContext, SIDECAR_CONTEXT } from "./context.js";
 import { httpErrorBody, INVALID_BODY_MESSAGE } from "./http-error.js";

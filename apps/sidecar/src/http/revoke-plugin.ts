@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { FastifyInstance } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import { revocationAuditRecord } from "../audit/audit-record.js";
-import { parseBody, revokeBodySchema } from "../guards/body-schemas.js";
+import { parseBody, revokeBodySchema } from "@eleven-integrations/sidecar-protocol";
 import { revokeGrant } from "../state/revoke.js";
 import { auditedAnswer } from "./audited-answer.js";
 import { elapsedMs, SIDECAR_CONTEXT } from "./context.js";

@@ -4,7 +4,7 @@ import { serializeEnvelope } from "@eleven-integrations/executor";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import { failedCallAuditRecord, runAuditRecord, startedAuditRecord } from "../audit/audit-record.js";
-import { parseBody, runBodySchema, wellFormedOp } from "../guards/body-schemas.js";
+import { parseBody, runBodySchema, wellFormedOp } from "@eleven-integrations/sidecar-protocol";
 import { initialFacts, runFlow, type RunFacts } from "../run/run-flow.js";
 import { auditedAnswer } from "./audited-answer.js";
 import { elapsedMs, runContext, SIDECAR_CONTEXT, type SidecarContext } from "./context.js";

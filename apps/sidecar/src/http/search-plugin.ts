@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fastifyPlugin from "fastify-plugin";
-import { parseBody } from "../guards/body-schemas.js";
-import { searchBodySchema } from "../search/search-body.js";
+import { parseBody, searchBodySchema } from "@eleven-integrations/sidecar-protocol";
 import { createSearch } from "../search/search-readiness.js";
 import { runContext, SIDECAR_CONTEXT } from "./context.js";
 import { httpErrorBody, INVALID_BODY_MESSAGE } from "./http-error.js";

@@ -1,7 +1,7 @@
 import type { Registry } from "@eleven-integrations/loader";
 import { grantAllows } from "./access-check.js";
 import type { OpsAnswer, PaletteOperation } from "./answers.js";
-import type { OpsBody } from "../guards/body-schemas.js";
+import type { OpsBody } from "@eleven-integrations/sidecar-protocol";
 import { checkGrant, type GrantCheckContext } from "./grant-check.js";
 import type { SharedState } from "../state/shared-state.js";
 import { REVOKED_REFUSAL } from "../state/state-refusals.js";

@@ -3,7 +3,7 @@ import { argsDigest, confirmDetails, GrantError, renderConfirm, verifyConfirmati
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import { checkAccess } from "./access-check.js";
 import type { Refusal, RunAnswer } from "./answers.js";
-import type { RunBody } from "../guards/body-schemas.js";
+import type { RunBody } from "@eleven-integrations/sidecar-protocol";
 import { checkGrant, type GrantCheckContext } from "./grant-check.js";
 import { REVOKED_REFUSAL, UNAVAILABLE_REFUSAL, rateLimitedRefusal } from "../state/state-refusals.js";
 import { StateUnavailableError, type SharedState } from "../state/shared-state.js";

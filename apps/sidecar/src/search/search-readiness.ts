@@ -2,41 +2,13 @@ import { GrantError, type Grant } from "@eleven-integrations/grants";
 import type { Registry } from "@eleven-integrations/loader";
 import type { Manifest, Operation } from "@eleven-integrations/schema";
 import { createSearchIndex, type OperationHit, type SearchIndex } from "@eleven-integrations/search";
+import type { GrantStatus, ReadinessHit, SearchAnswer, SearchBody } from "@eleven-integrations/sidecar-protocol";
 import type { GrantOpener } from "../run/grant-opener.js";
-import type { SearchBody } from "./search-body.js";
 import type { SharedState } from "../state/shared-state.js";
 import { REVOKED_REFUSAL } from "../state/state-refusals.js";
 
-/** Whether the bot can run an op now, or what is missing. */
-export type Readiness = "ready" | "needs_grant" | "grant_expired" | "needs_write_grant" | "manifest_changed";
-
-/** One ranked op with its readiness and what a member can do about it. */
-export interface SearchResultEntry {
-  integration: string;
-  name: string;
-  category: string;
-  op: string;
-  label: string;
-  access: "read" | "write";
-  destructive: boolean;
-  score: number;
-  readiness: Readiness;
-  next_action: string;
-  /** Index in `grants` of the grant that runs it (ready) or that fell short. */
-  grant?: number;
-}
-
-/** What the sidecar made of each grant it was given, in the order given. */
-export type GrantStatus =
-  | { index: number; status: "ok"; integration: string; access: "read" | "write"; ops?: string[]; exp: number }
-  | { index: number; status: "error"; integration: string | null; code: "grant_expired" | "manifest_changed" | "grant_invalid"; message: string };
-
-export interface SearchAnswer {
-  status: "ok";
-  query: { q: string; category: string | null; access: "read" | "write" | null };
-  results: SearchResultEntry[];
-  grants: GrantStatus[];
-}
+/** One ranked op with its readiness, as the contract describes it. */
+type SearchResultEntry = ReadinessHit;
 
 /** A grant as far as it could be read: valid, expired, or for another version of the manifest. */
 interface KnownGrant {

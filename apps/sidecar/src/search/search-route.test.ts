@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateBotKeys, signRevocation } from "@eleven-integrations/grants";
 import { grantFor, member, MEMBER_TOKEN } from "../__fixtures__/grant-kit.js";
 import { authorized, testApp, type TestApp } from "../__fixtures__/test-app.js";
-import type { SearchAnswer, SearchResultEntry } from "./search-readiness.js";
+import type { ReadinessHit as SearchResultEntry, SearchAnswer } from "@eleven-integrations/sidecar-protocol";
 
 let harness: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 import { CLOCK_SKEW_SECONDS, GrantError, verifyRevocation, type KeyPair } from "@eleven-integrations/grants";
 import type { FastifyBaseLogger } from "fastify";
-import type { Refusal } from "../run/answers.js";
-import type { RevokeBody } from "../guards/body-schemas.js";
+import type { RevokeAnswer, RevokeBody } from "@eleven-integrations/sidecar-protocol";
 import { StateUnavailableError, type SharedState } from "./shared-state.js";
 import { UNAVAILABLE_REFUSAL } from "./state-refusals.js";
 
@@ -11,10 +10,8 @@ export interface RevokeDeps {
   state: SharedState;
 }
 
-/** `POST /v1/revoke` answers (HTTP 200 for every well-formed, authorised call). */
-export type RevokeAnswer =
-  | { status: "ok"; gid: string; integration: string; member: string; revoked_until: number }
-  | { status: "error"; error: Refusal | { code: "revocation_invalid"; message: string; next_action: string } };
+/** `POST /v1/revoke` answers (HTTP 200 for every well-formed, authorised call): the contract's. */
+export type { RevokeAnswer };
 
 const NEXT_ACTION: Partial<Record<string, string>> = {
   expired: "Nothing to do: the grant has already expired and no sidecar runs it.",

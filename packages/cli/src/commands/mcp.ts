@@ -3,7 +3,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { UsageError, type CommandIo } from "../io.js";
 import { createMcpServer } from "../mcp/mcp-server.js";
 import { readSecretArgument } from "../secret-input.js";
-import { createSidecarClient, readCallerToken, SidecarClientError } from "../sidecar-client.js";
+import { SidecarClientError } from "@eleven-integrations/sidecar-protocol";
+import { connectSidecar } from "../sidecar-client.js";
 import { escapeText } from "../terminal-text.js";
 
 export interface McpCommand {
@@ -32,13 +33,13 @@ export async function mcp(command: McpCommand, io: CommandIo): Promise<number> {
   await readGrants();
   let client;
   try {
-    client = createSidecarClient({ address: command.sidecar, callerToken: await readCallerToken(command.callerTokenFile) });
+    client = await connectSidecar(command.sidecar, command.callerTokenFile);
   } catch (error) {
     if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
     throw error;
   }
   const log = (line: string) => io.stderr(`integrations mcp: ${escapeText(line)}\n`);
-  const { server, catalog } = createMcpServer({ call: (path, body) => client.post(path, body), readGrants, log, version });
+  const { server, catalog } = createMcpServer({ sidecar: client, readGrants, log, version });
   try {
     return await serve(server, catalog, log);
   } finally {

@@ -1,7 +1,8 @@
 import type { CommandIo } from "../io.js";
 import { UsageError } from "../io.js";
 import { oneStandardInput, readSecretArgument } from "../secret-input.js";
-import { createSidecarClient, readCallerToken, SidecarClientError } from "../sidecar-client.js";
+import { SidecarClientError } from "@eleven-integrations/sidecar-protocol";
+import { connectSidecar } from "../sidecar-client.js";
 import { escapeJson, escapeText } from "../terminal-text.js";
 
 export interface RunCommand {
@@ -26,7 +27,7 @@ export async function run(command: RunCommand, io: CommandIo): Promise<number> {
   const confirmation = command.confirmation === undefined ? undefined : await readSecretArgument("confirmation", command.confirmation, io);
   let client;
   try {
-    client = createSidecarClient({ address: command.sidecar, callerToken: await readCallerToken(command.callerTokenFile) });
+    client = await connectSidecar(command.sidecar, command.callerTokenFile);
   } catch (error) {
     if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
     throw error;
@@ -38,9 +39,9 @@ export async function run(command: RunCommand, io: CommandIo): Promise<number> {
     ...(confirmation === undefined ? {} : { confirmation }),
     ...(command.page === undefined ? {} : { page: command.page }),
   };
-  let response;
+  let answer;
   try {
-    response = await client.post("/v1/run", body);
+    answer = await client.run(body);
   } catch (error) {
     if (!SidecarClientError.isInstance(error)) throw error;
     io.stderr(`${escapeText(error.message)}\n`);
@@ -48,12 +49,10 @@ export async function run(command: RunCommand, io: CommandIo): Promise<number> {
   } finally {
     await client.close();
   }
-  const envelope = response.json as { status?: unknown; integration?: unknown } | undefined;
-  io.stdout(`${envelope === undefined ? escapeJson(response.text) : escapeJson(envelope)}\n`);
-  if (response.statusCode !== 200) return 1;
-  if (envelope?.integration !== undefined && envelope.integration !== null && envelope.integration !== command.integration) {
-    io.stderr(`the grant is for ${escapeJson(envelope.integration)}, not ${command.integration}\n`);
+  io.stdout(`${escapeJson(answer)}\n`);
+  if (answer.integration !== null && answer.integration !== command.integration) {
+    io.stderr(`the grant is for ${escapeJson(answer.integration)}, not ${command.integration}\n`);
     return 1;
   }
-  return envelope?.status === "ok" ? 0 : 1;
+  return answer.status === "ok" ? 0 : 1;
 }

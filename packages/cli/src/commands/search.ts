@@ -3,7 +3,8 @@ import { createSearchIndex, type SearchHit } from "@eleven-integrations/search";
 import { UsageError, type CommandIo } from "../io.js";
 import { resolveRegistry } from "../resolve-registry.js";
 import { oneStandardInput, readSecretArgument } from "../secret-input.js";
-import { createSidecarClient, readCallerToken, SidecarClientError } from "../sidecar-client.js";
+import { SidecarClientError, type ReadinessHit } from "@eleven-integrations/sidecar-protocol";
+import { connectSidecar } from "../sidecar-client.js";
 import { escapeJson, escapeText } from "../terminal-text.js";
 
 export interface SearchCommand {
@@ -22,16 +23,6 @@ export interface SearchCommand {
 }
 
 type CatalogHit = SearchHit & { oauth_available?: boolean };
-
-interface ReadinessHit {
-  integration: string;
-  op: string;
-  label: string;
-  access: string;
-  destructive: boolean;
-  readiness: string;
-  next_action: string;
-}
 
 /**
  * `integrations search <words>`: the catalog search. Against a sidecar (with the
@@ -54,14 +45,14 @@ export async function search(command: SearchCommand, io: CommandIo): Promise<num
     for (const reference of command.grants) grants.push(await readSecretArgument("grant", reference, io));
     let client;
     try {
-      client = createSidecarClient({ address: command.sidecar, callerToken: await readCallerToken(command.callerTokenFile) });
+      client = await connectSidecar(command.sidecar, command.callerTokenFile);
     } catch (error) {
       if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
       throw error;
     }
     let answer;
     try {
-      answer = await client.post("/v1/search", {
+      answer = await client.search({
         q: command.words,
         grants,
         ...(command.category === undefined ? {} : { category: command.category }),
@@ -70,19 +61,14 @@ export async function search(command: SearchCommand, io: CommandIo): Promise<num
       });
     } catch (error) {
       if (!SidecarClientError.isInstance(error)) throw error;
-      io.stderr(`${error.message}\n`);
+      io.stderr(`${escapeText(error.message)}\n`);
       return 1;
     } finally {
       await client.close();
     }
-    if (answer.statusCode !== 200 || answer.json === undefined) {
-      io.stderr(`the sidecar refused the search (${answer.statusCode}): ${escapeText(answer.text.slice(0, 500))}\n`);
-      return 1;
-    }
-    const body = answer.json as { results: ReadinessHit[] };
-    if (command.json) io.stdout(`${escapeJson(body)}\n`);
-    else printReadiness(body.results, io);
-    return body.results.length > 0 ? 0 : 1;
+    if (command.json) io.stdout(`${escapeJson(answer)}\n`);
+    else printReadiness(answer.results, io);
+    return answer.results.length > 0 ? 0 : 1;
   }
 
   let hits: CatalogHit[];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toolCatalog } from "./grant-tools.js";
 import { toolName } from "./tool-name.js";
 import { toolInputSchema } from "./tool-schema.js";
-import type { PaletteOperation } from "./palette.js";
+import type { PaletteOperation } from "@eleven-integrations/sidecar-protocol";
 
 const list: PaletteOperation = { id: "items.list", label: "List items", access: "read", args: { cursor: { description: "where to start" }, kind: { enum: ["a", "b"] } }, page: { arg: "cursor" } };
 const remove: PaletteOperation = { id: "items.delete", label: "Delete an item", access: "write", args: { id: { required: true, pattern: "[0-9]+" } }, confirm: "Delete item {id}", destructive: true };

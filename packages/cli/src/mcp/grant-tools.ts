@@ -1,5 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { PaletteAnswer, PaletteOperation } from "./palette.js";
+import type { OpsAnswer, PaletteOperation } from "@eleven-integrations/sidecar-protocol";
 import { toolName } from "./tool-name.js";
 import { toolInputSchema } from "./tool-schema.js";
 
@@ -12,10 +12,13 @@ export interface GrantTool {
   grant: number;
 }
 
+/** A grant's palette as the sidecar answered it, or the sidecar's refusal of the call itself (its code, such as `unauthorized`). */
+export type GrantPaletteAnswer = OpsAnswer | { status: "error"; integration: null; error: { code: string; message: string; next_action: string } };
+
 /** What the tools are built from: each grant's palette, in the order the grants were given. */
 export interface GrantPalette {
   grant: number;
-  answer: PaletteAnswer;
+  answer: GrantPaletteAnswer;
 }
 
 export interface ToolCatalog {

@@ -1,14 +1,13 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { SidecarResponse } from "../sidecar-client.js";
-import { toolCatalog, type ToolCatalog } from "./grant-tools.js";
-import type { PaletteAnswer } from "./palette.js";
+import { SidecarClientError, type SidecarClient } from "@eleven-integrations/sidecar-protocol";
+import { toolCatalog, type GrantPaletteAnswer, type ToolCatalog } from "./grant-tools.js";
 import { CONFIRMATION_INPUT, PAGE_INPUT } from "./tool-schema.js";
 import { runResult, toolError } from "./tool-result.js";
 
 export interface McpServerOptions {
-  /** POSTs JSON to the sidecar (the CLI's sidecar client); rejects when it cannot be reached. */
-  call: (path: string, body: unknown) => Promise<SidecarResponse>;
+  /** The sidecar's typed client: `ops` for the palettes, `run` for every call. */
+  sidecar: Pick<SidecarClient, "ops" | "run">;
   /** Reads the grants afresh, in the order given: a member may replace an expired grant's file while the server runs. */
   readGrants: () => Promise<string[]>;
   /** Where problems with grants are reported (stderr: stdout carries the protocol). */
@@ -29,17 +28,18 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
     const grants = await options.readGrants();
     const palettes = await Promise.all(
       grants.map(async (grant, index) => {
-        const answer = await options.call("/v1/ops", { grant });
-        if (answer.statusCode !== 200 || answer.json === undefined) {
-          const error = (answer.json as { error?: { code?: string; message?: string } } | undefined)?.error;
-          const refused: PaletteAnswer = {
+        try {
+          return { grant: index, answer: await options.sidecar.ops({ grant }) };
+        } catch (error) {
+          // Unreachable stays an exception (the caller says so); a refused call is this grant's problem.
+          if (!SidecarClientError.isInstance(error) || error.status === undefined) throw error;
+          const refused: GrantPaletteAnswer = {
             status: "error",
             integration: null,
-            error: { code: error?.code ?? "sidecar_error", message: error?.message ?? `the sidecar answered ${answer.statusCode}`, next_action: "Check the grant file and the caller token." },
+            error: { code: error.code, message: error.message, next_action: "Check the grant file and the caller token." },
           };
           return { grant: index, answer: refused };
         }
-        return { grant: index, answer: answer.json as PaletteAnswer };
       }),
     );
     const built = toolCatalog(palettes);
@@ -76,17 +76,21 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
       else args[name] = value;
     }
     const grants = await options.readGrants();
+    const grant = grants[entry.grant];
+    if (grant === undefined) return toolError({ code: "unknown_tool", message: `no grant for ${request.params.name}`, next_action: "List the tools again." });
     const body = {
-      grant: grants[entry.grant],
+      grant,
       op: entry.operation.id,
       args,
       ...(page === undefined ? {} : { page }),
       ...(confirmation === undefined ? {} : { confirmation }),
     };
     try {
-      const answer = await options.call("/v1/run", body);
-      return runResult(answer.statusCode, answer.json);
+      return runResult(await options.sidecar.run(body));
     } catch (error) {
+      if (SidecarClientError.isInstance(error) && error.status !== undefined) {
+        return toolError({ code: error.code, message: error.message, next_action: "Check the MCP server's --sidecar and caller token, then try again." });
+      }
       return toolError({ code: "sidecar_unreachable", message: (error as Error).message, next_action: "Start the sidecar, or point --sidecar at it, then try again." });
     }
   });

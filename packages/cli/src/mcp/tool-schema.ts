@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_LENGTH } from "@eleven-integrations/schema";
-import type { PaletteArg, PaletteOperation } from "./palette.js";
+import type { PaletteArg, PaletteOperation } from "@eleven-integrations/sidecar-protocol";
 
 /** The inputs every write tool adds to its args: the member's signed tap. */
 export const CONFIRMATION_INPUT = "confirmation";
