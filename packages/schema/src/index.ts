@@ -21,7 +21,8 @@ export {
 export { pagingSchema, type Paging } from "./paging.js";
 export { providerErrorsSchema, failedWhenSchema, MAPPABLE_ERROR_CODES, type ProviderErrors, type FailedWhen, type MappableErrorCode } from "./provider-errors.js";
 export { oauthSchema, revocationSchema, BROKER_AUTHORIZE_PARAMETERS, OAUTH_ERROR_CODES, REVOCATION_DIALECTS, type RevocationDialect } from "./oauth-schema.js";
-export { previewSchema, splitLine, LINE_PLACEHOLDER, type Preview, type LinePart } from "./preview.js";
+export { previewSchema, type Preview } from "./preview.js";
+export { splitLine, LINE_PLACEHOLDER, type LinePart } from "./preview-line.js";
 export { ARG_TYPES, argTypeProblem, typedValue, type ArgType } from "./arg-type.js";
 export { FORBIDDEN_KEYS, forbiddenKeys, type ForbiddenKey } from "./forbidden-keys.js";
 export {

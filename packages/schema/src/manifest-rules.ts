@@ -1,6 +1,6 @@
 import type { Auth, Operation } from "./manifest-schema.js";
 import { placeholderNames } from "./placeholders.js";
-import { splitLine } from "./preview.js";
+import { splitLine } from "./preview-line.js";
 
 export interface ManifestProblem {
   readonly path: readonly PropertyKey[];
