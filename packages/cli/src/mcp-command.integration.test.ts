@@ -94,6 +94,7 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
       "github__issues__create",
       "github__issues__comment",
       "github__issues__close",
+      "github__users__me",
     ]);
     for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -248,7 +249,7 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
     clients.push(client);
     await client.listTools();
     expect(sidecar.address).toMatch(/^unix:\//);
-    expect(stderr()).toContain("serving 8 tools");
+    expect(stderr()).toContain("serving 9 tools");
     expect(stderr()).not.toContain(TOKEN);
   });
 });
