@@ -42,6 +42,7 @@ function identityProblems(auth: Auth, byId: ReadonlyMap<string, Operation>, issu
   if (op.access !== "read") return issue(["auth", "identity"], `must name a read op; ${op.id} is a ${op.access}`);
   const required = requiredArgs(op);
   if (required.length > 0) issue(["auth", "identity"], `${op.id} takes required args (${required.join(", ")}), but the identity op runs with none`);
+  if (op.page !== undefined) issue(["auth", "identity"], `${op.id} pages, but the identity op answers one account, not a list`);
   const picked = op.pick?.fields ?? [];
   for (const key of ["id", "name"] as const) {
     const field = auth.identity_fields?.[key] ?? key;

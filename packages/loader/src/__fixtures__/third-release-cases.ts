@@ -48,6 +48,7 @@ export const thirdReleaseRefusals: [string, (m: Manifest) => void, string, RegEx
   ["an identity op that does not exist", (m) => void (m.auth.identity = "users.me"), "auth.identity", /names no op/],
   ["an identity op that is a write", (m) => void (m.auth.identity = "issues.create"), "auth.identity", /must name a read/],
   ["an identity op with required args", (m) => void (m.auth.identity = "issues.get"), "auth.identity", /required args/],
+  ["an identity op that pages", (m) => { addMe(m); Object.assign(m.ops.at(-1) as Json, { path: "/user?page={page}", args: { page: {} }, page: { from: "link", arg: "page", query_key: "page" } }); m.auth.identity = "users.me"; }, "auth.identity", /answers one account, not a list/],
   ["an identity op that picks no id", (m) => { addMe(m, { fields: ["login", "name"] }); m.auth.identity = "users.me"; }, "auth.identity", /account's id "id" is not a picked field/],
   ["identity_fields.id not picked", (m) => { addMe(m); m.auth.identity = "users.me"; m.auth.identity_fields = { id: "node_id" }; }, "auth.identity_fields.id", /"node_id" is not a picked field/],
   ["identity_fields.name not picked", (m) => { addMe(m); m.auth.identity = "users.me"; m.auth.identity_fields = { name: "email" }; }, "auth.identity_fields.name", /"email" is not a picked field/],
