@@ -311,4 +311,106 @@ export const todoist: ProviderDoc = {
   expect: {},
 };
 
-export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist];
+const GRAPH_MAIL_SCOPES = "Mail.ReadWrite Mail.Send User.Read";
+
+/** Microsoft identity platform v2, as `microsoft-outlook-mail` uses it (the other three Microsoft 365 manifests differ only in scopes). */
+export const microsoftOutlookMail: ProviderDoc = {
+  id: "microsoft-outlook-mail",
+  docs: [
+    // Authorize: "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/authorize?client_id=...&response_type=code&redirect_uri=...&scope=offline_access%20...&state=12345&code_challenge=...&code_challenge_method=S256"
+    // Token request: "client_id, scope, code, redirect_uri, grant_type=authorization_code, code_verifier, client_secret" (form body)
+    // Success: "{ "access_token": "eyJ0eXAi...", "token_type": "Bearer", "expires_in": 3599, "scope": "https%3A%2F%2Fgraph.microsoft.com%2Fmail.read", "refresh_token": "AwABAAAAvPM1KaPlrEqdFSBzjqfTGAMxZGUTdM0t4B4...", "id_token": "..." }"
+    // ("id_token: Only provided if openid scope was requested": the manifest asks for no openid, so the answer has none)
+    // Refresh: "Refresh tokens ... you should use the new refresh token returned in the response" (a new one each time)
+    // Error: "{ "error": "invalid_scope", "error_description": "AADSTS70011: The provided value for the input parameter 'scope' isn't valid...", "error_codes": [70011], ... }"
+    // Denied: "GET https://login.microsoftonline.com/common/oauth2/nativeclient?error=access_denied&error_description=the+user+canceled+the+authentication"
+    "https://learn.microsoft.com/en-us/entra/identity-platform/v2-oauth2-auth-code-flow",
+  ],
+  tokenUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: true,
+  refresh: "rotate",
+  authorize: { scope: "offline_access User.Read Mail.ReadWrite Mail.Send" },
+  denied: { error: "access_denied", error_description: "the user canceled the authentication" },
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: { access_token: access, token_type: "Bearer", expires_in: 3599, scope: GRAPH_MAIL_SCOPES, refresh_token: refresh },
+  }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "AADSTS7000215: Invalid client secret provided.", error_codes: [7000215] } }
+      : kind === "bad_refresh"
+        ? { status: 400, body: { error: "invalid_grant", error_description: "AADSTS70008: The provided authorization code or refresh token has expired due to inactivity.", error_codes: [70008] } }
+        : { status: 400, body: { error: "invalid_grant", error_description: "AADSTS70000: The provided value for the 'code' parameter is not valid.", error_codes: [70000] } },
+  expect: { scope: GRAPH_MAIL_SCOPES, expiresIn: 3599 },
+};
+
+const DROPBOX_SCOPES = "account_info.read files.content.write files.metadata.read sharing.read sharing.write";
+
+export const dropbox: ProviderDoc = {
+  id: "dropbox",
+  docs: [
+    // "/oauth2/authorize ... token_access_type: offline ... a long-lived refresh_token will be returned"
+    // "/oauth2/token ... code, grant_type, client_id, client_secret (or HTTP basic authentication), redirect_uri, code_verifier"
+    // Sample response: "{ "access_token": "sl.AbX9y6Fe3AuH5o66-gmJpR032jwAwQPIVVzWXZNkdzcYT02akC2de219dZi6gxYPVnYPrpvISRSf9lxKWJzYLjtMPH-d9fo_0gXex7X37VIvpty4-G8f4-WX45AcEPfRnJJDwzv-", "expires_in": 14400, "token_type": "bearer", "scope": "account_info.read files.content.read files.content.write files.metadata.read", "refresh_token": "nBiM85CZALsAAAAAAAAAAQXHBoNpNutK4ngsXHsqW4iGz9tisb3JyjGqikMJIYbd", "account_id": "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc", "uid": "12345" }"
+    // Refresh sample: "{ "access_token": "sl.u.AbX9y6Fe3AuH5o66-gmJpR032jwAwQPIVVzWXZNkdzcYT02akC2de219dZi6gxYPVnYPrpvISRSf9lxKWJzYLjtMPH-d9fo_0gXex7X37VIvpty4-G8f4-WX45AcEPfRnJJDwzv-", "expires_in": 14400, "token_type": "bearer" }" (the refresh token is kept)
+    // Errors: "{ "error": "invalid_grant", "error_description": "code doesn't exist or has expired" }"
+    "https://www.dropbox.com/developers/documentation/http/documentation#oauth2-authorize",
+    "https://www.dropbox.com/developers/documentation/http/documentation#oauth2-token",
+  ],
+  tokenUrl: "https://api.dropboxapi.com/oauth2/token",
+  clientAuth: "basic",
+  encoding: "form",
+  pkce: true,
+  refresh: "kept",
+  authorize: { token_access_type: "offline", scope: "account_info.read files.metadata.read files.content.write sharing.read sharing.write" },
+  denied: { error: "access_denied", error_description: "The user chose not to give your app access to their Dropbox account." },
+  success: ({ grant, access, refresh }) => ({
+    status: 200,
+    body:
+      grant === "code"
+        ? { access_token: access, expires_in: 14400, token_type: "bearer", scope: DROPBOX_SCOPES, refresh_token: refresh, account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc", uid: "12345" }
+        : { access_token: access, expires_in: 14400, token_type: "bearer" },
+  }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 400, body: { error: "invalid_client", error_description: "Invalid client_id or client_secret" } }
+      : kind === "bad_refresh"
+        ? { status: 400, body: { error: "invalid_grant", error_description: "refresh token is invalid or revoked" } }
+        : { status: 400, body: { error: "invalid_grant", error_description: "code doesn't exist or has expired" } },
+  expect: { scope: DROPBOX_SCOPES, expiresIn: 14400 },
+};
+
+export const box: ProviderDoc = {
+  id: "box",
+  docs: [
+    // Authorize: "https://account.box.com/api/oauth2/authorize?client_id=...&redirect_uri=...&response_type=code" (scope optional)
+    // Token: "POST https://api.box.com/oauth2/token ... client_id, client_secret, code, grant_type=authorization_code" (form body)
+    // Answer: "{ "access_token": "c3FIOG9vSGV4VHz8QzRDZTA2MzR", "expires_in": 3600, "issued_token_type": "urn:ietf:params:oauth:token-type:access_token", "refresh_token": "c3FIOG9vSGV4VHz8QzRDZTA2MzR", "restricted_to": [...], "token_type": "bearer" }"
+    // "Each refresh token is valid for one use ... a new refresh token is returned"
+    // Errors: "{ "error": "invalid_grant", "error_description": "The authorization code has expired" }", "invalid_client"
+    "https://developer.box.com/reference/post-oauth2-token/",
+    "https://developer.box.com/guides/authentication/oauth2/without-sdk/",
+  ],
+  tokenUrl: "https://api.box.com/oauth2/token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: false,
+  refresh: "rotate",
+  authorize: { scope: "root_readwrite" },
+  denied: { error: "access_denied", error_description: "The user denied access to your application" },
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: { access_token: access, expires_in: 3600, issued_token_type: "urn:ietf:params:oauth:token-type:access_token", refresh_token: refresh, restricted_to: [], token_type: "bearer" },
+  }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 400, body: { error: "invalid_client", error_description: "The client credentials are invalid" } }
+      : kind === "bad_refresh"
+        ? { status: 400, body: { error: "invalid_grant", error_description: "Invalid refresh token" } }
+        : { status: 400, body: { error: "invalid_grant", error_description: "The authorization code has expired" } },
+  expect: { expiresIn: 3600 },
+};
+
+export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist, microsoftOutlookMail, dropbox, box];
