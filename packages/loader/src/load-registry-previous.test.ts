@@ -4,6 +4,7 @@ import { loadRegistry } from "./load-registry.js";
 import { loadRegistryFromRelease } from "./load-release.js";
 import { RegistryError } from "./registry-error.js";
 import { CHECKPOINT_EVERY } from "./registry-hash.js";
+import { validManifest } from "./__fixtures__/valid-manifest.js";
 
 type Json = Record<string, unknown>;
 
@@ -121,5 +122,26 @@ describe("loadRegistryFromRelease", () => {
       expect(RegistryError.isInstance(error)).toBe(true);
       expect((error as RegistryError).issues[0]?.file).toBe(`${(integrations[0] as Json).id}.json`);
     }
+  });
+});
+
+describe("adopting parsed manifests", () => {
+  it("freezes and keeps the very objects given with adopt, and copies them without", () => {
+    const adopted = validManifest();
+    const copied = validManifest();
+    const registry = loadRegistry([{ file: "example.json", json: adopted }], { adopt: true });
+    expect(registry.get("example")).toBe(adopted);
+    expect(Object.isFrozen(adopted)).toBe(true);
+    const other = loadRegistry([{ file: "example.json", json: copied }]);
+    expect(other.get("example")).not.toBe(copied);
+    expect(Object.isFrozen(copied)).toBe(false);
+  });
+
+  it("adopts a release's manifests", () => {
+    const catalog = loadRegistry(manifestFiles).catalog();
+    const integrations = catalog.integrations.map(({ hash: _hash, ...manifest }) => structuredClone(manifest));
+    const registry = loadRegistryFromRelease({ hash: catalog.hash, integrations });
+    expect(registry.integrations()).toEqual(expect.arrayContaining([integrations[0]]));
+    expect(registry.get((integrations[0] as { id: string }).id)).toBe(integrations[0]);
   });
 });

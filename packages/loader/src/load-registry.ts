@@ -29,6 +29,12 @@ export interface LoadRegistryOptions {
    * (unique ids, file names) is still checked on the whole set.
    */
   readonly previous?: Registry | undefined;
+  /**
+   * The parsed manifests (`{ file, json }`) are handed over to the registry: each valid
+   * one is frozen in place and kept, not copied first. For JSON parsed just for this load
+   * (a release document); the caller must not change it afterwards. Default false.
+   */
+  readonly adopt?: boolean | undefined;
 }
 
 interface Reusable {
@@ -63,7 +69,7 @@ export function buildRegistry(files: readonly (ManifestFile | ManifestText)[], e
     const { file } = input;
     const name = basename(file);
     if (!name.endsWith(".json")) issues.push({ file, path: "$", message: 'a manifest file must be named "<id>.json"' });
-    const entry = loadOne(input, name, previous, issues);
+    const entry = loadOne(input, name, previous, issues, options.adopt === true);
     if (entry === undefined) continue;
     const { id } = entry.manifest;
     const first = fileOfId.get(id);
@@ -80,12 +86,12 @@ export function buildRegistry(files: readonly (ManifestFile | ManifestText)[], e
 }
 
 /** One file: reused from `previous` when its content is unchanged, else validated and compiled. Problems go to `issues`. */
-function loadOne(input: ManifestFile | ManifestText, name: string, previous: Reusable | undefined, issues: RegistryIssue[]): LoadedManifest | undefined {
+function loadOne(input: ManifestFile | ManifestText, name: string, previous: Reusable | undefined, issues: RegistryIssue[], adopt: boolean): LoadedManifest | undefined {
   const { file } = input;
   let json: unknown;
   let text: string | undefined;
   // Parsed here: the registry owns it. Given parsed: the caller does, so a valid one is copied before it is frozen.
-  let owned = false;
+  let owned = adopt;
   if ("text" in input) {
     owned = true;
     text = input.text;

@@ -77,6 +77,38 @@ const INTEGRATION_BOOST = 1.6;
  * `/v1/search` and `integrations search`.
  */
 export function createSearchIndex(integrations: readonly SearchableIntegration[]): SearchIndex {
+  // Built on the first search, not here: a server is ready without it, and the first query still sees every document.
+  let built: Built | undefined;
+  const index = () => (built ??= buildIndex(integrations));
+  return {
+    get size() {
+      return integrations.reduce((count, integration) => count + 1 + integration.ops.length, 0);
+    },
+    search: (query, options) => index().search(query, options),
+    categories() {
+      const counts = new Map<string, number>();
+      for (const integration of integrations) counts.set(integration.category, (counts.get(integration.category) ?? 0) + 1);
+      return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    },
+  };
+}
+
+type Built = Pick<SearchIndex, "search">;
+
+/** Processes each distinct token once: a catalog repeats a small vocabulary across thousands of documents. */
+function memoized(process: (term: string) => string | null): (term: string) => string | null {
+  const seen = new Map<string, string | null>();
+  return (term) => {
+    let processed = seen.get(term);
+    if (processed === undefined && !seen.has(term)) {
+      processed = process(term);
+      if (seen.size < 100_000) seen.set(term, processed);
+    }
+    return processed as string | null;
+  };
+}
+
+function buildIndex(integrations: readonly SearchableIntegration[]): Built {
   const documents = searchDocuments(integrations);
   const byKey = new Map<string, SearchDocument>(documents.map((document) => [document.key, document]));
   const manifests = new Map(integrations.map((integration) => [integration.id, integration]));
@@ -88,7 +120,7 @@ export function createSearchIndex(integrations: readonly SearchableIntegration[]
     idField: "key",
     fields: ["title", "opName", "label", "description", "category"],
     tokenize,
-    processTerm,
+    processTerm: memoized(processTerm),
     searchOptions: {
       boost: BOOST,
       fuzzy: fuzziness,
@@ -139,7 +171,6 @@ export function createSearchIndex(integrations: readonly SearchableIntegration[]
   };
 
   return {
-    size: documents.length,
     search(query, options = {}) {
       const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)), MAX_SEARCH_LIMIT);
       const accept = accepts(options);
@@ -155,11 +186,6 @@ export function createSearchIndex(integrations: readonly SearchableIntegration[]
       });
       results.sort((a, b) => b.score - a.score || (order.get(a.id as string) ?? 0) - (order.get(b.id as string) ?? 0));
       return results.slice(0, limit).map((result) => hit(result.id as string, result.score));
-    },
-    categories() {
-      const counts = new Map<string, number>();
-      for (const integration of integrations) counts.set(integration.category, (counts.get(integration.category) ?? 0) + 1);
-      return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     },
   };
 }

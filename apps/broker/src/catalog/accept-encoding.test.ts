@@ -1,6 +1,7 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { negotiateEncoding } from "./accept-encoding.js";
-import { createRepresentation, ifNoneMatchHits } from "./representation.js";
+import { createRepresentation, ifNoneMatchHits, SYNC_COMPRESS_BYTES } from "./representation.js";
 
 describe("negotiateEncoding", () => {
   it.each([
@@ -52,5 +53,34 @@ describe("representations", () => {
     expect(ifNoneMatchHits('"abc-gzip"', '"abc"')).toBe(false);
     expect(ifNoneMatchHits("abc", '"abc"')).toBe(false);
     expect(ifNoneMatchHits(undefined, '"abc"')).toBe(false);
+  });
+});
+
+describe("representations compress on first demand", () => {
+  const large = Buffer.from(JSON.stringify(Array.from({ length: 30_000 }, (_, index) => ({ index, name: `item ${index}`, text: "repeated text that compresses" }))));
+
+  it("serves a large body as is until its background compression is done, then compressed, with the same bytes", { timeout: 30_000 }, async () => {
+    expect(large.length).toBeGreaterThan(SYNC_COMPRESS_BYTES);
+    const representation = createRepresentation({ body: large, contentType: "application/json", tag: "big", cacheControl: "no-cache" });
+    const first = representation.select("br");
+    expect(first.headers["content-encoding"]).toBeUndefined();
+    expect(first.body).toBe(large);
+    let answer = first;
+    for (let waited = 0; answer.headers["content-encoding"] === undefined && waited < 500; waited += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      answer = representation.select("br");
+    }
+    expect(answer.headers["content-encoding"]).toBe("br");
+    expect(answer.etag).toBe('"big-br"');
+    expect(brotliDecompressSync(answer.body).equals(large)).toBe(true);
+  });
+
+  it("compresses a small body in the request that first asks, and only then", () => {
+    const body = Buffer.from(JSON.stringify({ items: Array.from({ length: 50 }, () => "repeated text") }));
+    const representation = createRepresentation({ body, contentType: "application/json", tag: "s", cacheControl: "no-cache" });
+    const gzipped = representation.select("gzip");
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzipped.body).equals(body)).toBe(true);
+    expect(representation.select("gzip")).toBe(gzipped);
   });
 });
