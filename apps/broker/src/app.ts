@@ -11,6 +11,10 @@ import { errorHandlingPlugin } from "./http/error-handling.js";
 import { brokerLoggerOptions } from "./http/logging.js";
 import { createOutboundFetch } from "./connect/outbound-fetch.js";
 import { createMemoryRefreshLimiter } from "./state/refresh-limiter.js";
+import { createMemoryRevocationList, createRedisRevocationList } from "./state/revocation-list.js";
+import { closeClient, createRedisClient, waitReady } from "./state/redis-connection.js";
+import { createWindowCounters } from "./state/window-counter.js";
+import { revocationsPlugin } from "./http/revocations-plugin.js";
 import { serverTimeoutOptions } from "./http/server-timeouts.js";
 import { webOrigins } from "./connect/return-to.js";
 import { checkReleaseSignature, loadServedRelease, type ServedRelease } from "./catalog/signed-release.js";
@@ -48,6 +52,8 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
   if (config.dispatcher === undefined) app.addHook("onClose", async () => dispatcher.close());
 
   const now = config.now ?? (() => Math.floor(Date.now() / 1000));
+  const redis = config.redisUrl === undefined ? undefined : createRedisClient({ url: config.redisUrl });
+  if (redis !== undefined) app.addHook("onClose", async () => closeClient(redis));
   const context: BrokerContext = {
     registry,
     release,
@@ -66,11 +72,16 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
       stateKeys: [stateKey, ...oldStateKeys],
       callTimeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
     }),
+    revocations: redis === undefined ? createMemoryRevocationList() : createRedisRevocationList(redis),
+    revocationLimits: { perAddress: config.revocationLimits?.perAddress ?? 10, global: config.revocationLimits?.global ?? 600 },
+    revocationCounters: createWindowCounters({ windowMs: 60_000, maxKeys: 10_000 }),
+    revocationGlobal: createWindowCounters({ windowMs: 60_000, maxKeys: 1 }),
   };
   app.addHook("onClose", async () => context.refreshFlights.close());
   app.addHook("onReady", async () => {
     await ready();
     await context.refreshFlights.open();
+    if (redis !== undefined) await waitReady(redis);
     if (release !== undefined && config.releaseKeys !== undefined) checkReleaseSignature(release, config.releaseKeys);
   });
   warnAboutOAuthApps(app, context);
@@ -78,6 +89,7 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
   void app.register(errorHandlingPlugin);
   void app.register(catalogPlugin);
   void app.register(connectPlugin);
+  void app.register(revocationsPlugin);
   return app;
 }
 

@@ -54,6 +54,8 @@ export interface BrokerConfig {
   timeouts?: ServerTimeouts;
   /** Refreshes allowed per client key and per refresh token in a window (defaults: 10 and 3 per 60 s). */
   refreshLimits?: RefreshLimits;
+  /** `POST /revocations` accepted per minute, per client address and in all (defaults: 10 and 600). */
+  revocationLimits?: { perAddress?: number; global?: number };
   /** Replaces the in-process refresh limiter (a shared store when several brokers run); `refreshLimits` is then unused. */
   refreshLimiter?: RefreshLimiter;
 }

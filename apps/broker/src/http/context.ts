@@ -4,6 +4,8 @@ import type { OAuthApp } from "../config/config.js";
 import type { OutboundFetch } from "../connect/outbound-fetch.js";
 import type { RefreshFlights } from "../state/refresh-flight.js";
 import type { RefreshLimiter } from "../state/refresh-limiter.js";
+import type { RevocationList } from "../state/revocation-list.js";
+import type { WindowCounters } from "../state/window-counter.js";
 import type { ServedRelease } from "../catalog/signed-release.js";
 
 /** Everything the routes share, decorated on the instance as `app.broker`. */
@@ -29,6 +31,14 @@ export interface BrokerContext {
   now(): number;
   /** Single flight for refreshes: in this process, or across instances through Redis. */
   readonly refreshFlights: RefreshFlights;
+  /** Members' signed revocations, kept for the sidecars that follow this broker. */
+  readonly revocations: RevocationList;
+  /** Revocations accepted per minute, per address and in all. */
+  readonly revocationLimits: { perAddress: number; global: number };
+  /** Per-address counters of `POST /revocations` (bounded, least recently used evicted). */
+  readonly revocationCounters: WindowCounters;
+  /** The one broker-wide counter of `POST /revocations`. */
+  readonly revocationGlobal: WindowCounters;
 }
 
 declare module "fastify" {

@@ -1,0 +1,138 @@
+import { createHash } from "node:crypto";
+import { CLOCK_SKEW_SECONDS, MAX_GRANT_TTL_SECONDS } from "@eleven-integrations/grants";
+import { Redis } from "ioredis";
+
+/** How long a revocation is kept: until the longest grant it could end has expired anywhere, in ms. */
+export const REVOCATION_RETENTION_MS = (MAX_GRANT_TTL_SECONDS + 2 * CLOCK_SKEW_SECONDS) * 1000;
+/** Most revocations one `since` answer carries; `next` then points past the last one. */
+export const MAX_REVOCATIONS_PER_PAGE = 500;
+/** Most revocations kept in this process (the global rate bound keeps a real list far below it). */
+const MAX_KEPT = 50_000;
+
+/** One page of the list: the revocations after a cursor, and the cursor after them. */
+export interface RevocationPage {
+  revocations: string[];
+  next: string;
+}
+
+/** The broker's revocation list: appended to by members, read by sidecars from a cursor. */
+export interface RevocationList {
+  /** Keeps `revocation` (once: the same token again is already kept). False when the list is full. */
+  add(revocation: string, nowMs: number): Promise<boolean>;
+  /** The revocations kept after `cursor` ("0" for all), oldest first. */
+  since(cursor: string, nowMs: number): Promise<RevocationPage>;
+  open(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A cursor as `GET /revocations?since=` takes it: "0", or what a `next` answered (`<ms>-<seq>`). */
+export const CURSOR = /^(0|[0-9]{1,15}-[0-9]{1,15})$/;
+
+const UNAVAILABLE_MARKER = Symbol.for("eleven-integrations.error.RevocationStoreUnavailable");
+
+/** Thrown when the shared store cannot be reached: the route answers 503, nothing half-kept. */
+export class RevocationStoreUnavailable extends Error {
+  readonly code = "service_unavailable" as const;
+  private readonly [UNAVAILABLE_MARKER] = true;
+  constructor() {
+    super("the revocation list cannot be reached; try again");
+    this.name = "RevocationStoreUnavailable";
+  }
+
+  static isInstance(value: unknown): value is RevocationStoreUnavailable {
+    return typeof value === "object" && value !== null && UNAVAILABLE_MARKER in value;
+  }
+}
+
+function compareCursor(a: string, b: string): number {
+  const [am = 0, as = 0] = a.split("-").map(Number);
+  const [bm = 0, bs = 0] = b.split("-").map(Number);
+  return am === bm ? as - bs : am - bm;
+}
+
+/** In this process: cursors are `<ms>-<seq>` like a Redis stream's, so a broker can move to Redis without confusing a follower. */
+export function createMemoryRevocationList(): RevocationList {
+  const entries: { id: string; token: string; expiresAtMs: number }[] = [];
+  const kept = new Set<string>();
+  let lastMs = 0;
+  let seq = 0;
+  const sweep = (nowMs: number) => {
+    let drop = 0;
+    while (drop < entries.length && entries[drop]!.expiresAtMs <= nowMs) kept.delete(entries[drop++]!.token);
+    if (drop > 0) entries.splice(0, drop);
+  };
+  return {
+    async add(revocation, nowMs) {
+      sweep(nowMs);
+      if (kept.has(revocation)) return true;
+      if (entries.length >= MAX_KEPT) return false;
+      // Monotonic even if the clock steps back.
+      if (nowMs > lastMs) {
+        lastMs = nowMs;
+        seq = 0;
+      } else seq += 1;
+      entries.push({ id: `${lastMs}-${seq}`, token: revocation, expiresAtMs: nowMs + REVOCATION_RETENTION_MS });
+      kept.add(revocation);
+      return true;
+    },
+    async since(cursor, nowMs) {
+      sweep(nowMs);
+      const after = entries.filter((entry) => compareCursor(entry.id, cursor) > 0).slice(0, MAX_REVOCATIONS_PER_PAGE);
+      const last = after.at(-1);
+      return { revocations: after.map((entry) => entry.token), next: last?.id ?? (compareCursor(cursor, `${lastMs}-${seq}`) > 0 ? cursor : `${lastMs}-${seq}`) };
+    },
+    open: async () => undefined,
+    close: async () => undefined,
+  };
+}
+
+const STREAM = "eleven:broker:revocations";
+const SEEN = "eleven:broker:revocation:seen:";
+const MAX_STREAM_LENGTH = 200_000;
+
+/**
+ * Shared by every broker instance: one Redis stream, whose ids (`<ms>-<seq>`,
+ * assigned by Redis, monotonic) are the cursors; entries older than the
+ * retention are trimmed on each append (`MINID`). A seen-marker per token
+ * (its SHA-256, same retention) keeps one token from being appended twice.
+ */
+export function createRedisRevocationList(client: Redis): RevocationList {
+  const call = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch {
+      throw new RevocationStoreUnavailable();
+    }
+  };
+  return {
+    add: (revocation, nowMs) =>
+      call(async () => {
+        const seen = `${SEEN}${createHash("sha256").update(revocation).digest("base64url")}`;
+        if ((await client.set(seen, "1", "PX", REVOCATION_RETENTION_MS, "NX")) !== "OK") return true;
+        const length = await client.xlen(STREAM);
+        if (length >= MAX_STREAM_LENGTH) {
+          await client.del(seen);
+          return false;
+        }
+        await client.xadd(STREAM, "MINID", "~", String(nowMs - REVOCATION_RETENTION_MS), "*", "r", revocation);
+        return true;
+      }),
+    since: (cursor, nowMs) =>
+      call(async () => {
+        // Nothing older than the retention is served even before a trim removed it.
+        const floor = `${Math.max(0, nowMs - REVOCATION_RETENTION_MS)}-0`;
+        const start = compareCursor(cursor, floor) > 0 ? cursor : floor;
+        const rows = await client.xrange(STREAM, `(${start}`, "+", "COUNT", MAX_REVOCATIONS_PER_PAGE);
+        const revocations = rows.map(([, fields]) => fields[1] ?? "").filter((token) => token !== "");
+        const last = rows.at(-1)?.[0];
+        if (last !== undefined) return { revocations, next: last };
+        // Nothing new: the stream's last id, so a follower's cursor never goes back.
+        const info = (await client.xinfo("STREAM", STREAM).catch(() => undefined)) as unknown[] | undefined;
+        const index = info?.indexOf("last-generated-id") ?? -1;
+        const lastId = index >= 0 ? String(info?.[index + 1]) : cursor;
+        return { revocations, next: compareCursor(lastId, cursor) > 0 ? lastId : cursor };
+      }),
+    open: async () => undefined,
+    close: async () => undefined,
+  };
+}
