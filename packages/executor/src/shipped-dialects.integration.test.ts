@@ -67,7 +67,7 @@ const WHOLE_LISTS = new Set([
  * Lists a provider pages by page number or item offset alone, with no cursor, link or next
  * page in the answer (ClickUp's tasks: `page=0,1,...`, 100 a page, `last_page` beside the
  * tasks; Box's search and a file's comments: `offset`, with `total_count` beside the
- * entries; PagerDuty's classic pagination: `offset`, with `more`): no paging style can follow them, so the op takes `page` or `offset` as an
+ * entries; PagerDuty's classic pagination: `offset`, with `more`; Mailchimp's audiences and campaigns: `offset`, with `total_items`): no paging style can follow them, so the op takes `page` or `offset` as an
  * ordinary arg and says how to reach the next page.
  */
 const PAGE_NUMBER_LISTS = new Set([
@@ -82,6 +82,8 @@ const PAGE_NUMBER_LISTS = new Set([
   "microsoft-outlook-mail messages.inbox",
   "microsoft-outlook-calendar events.between",
   "microsoft-onedrive files.search",
+  "mailchimp lists.list",
+  "mailchimp campaigns.list",
 ]);
 /**
  * Lists a provider pages by the id of the last item the bot got, passed back as an arg,

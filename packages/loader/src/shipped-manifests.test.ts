@@ -22,6 +22,7 @@ describe("the shipped manifests", () => {
     "microsoft-outlook-calendar events.accept",
     "microsoft-outlook-calendar events.decline",
     "microsoft-outlook-calendar events.cancel",
+    "mailchimp members.tag", "mailchimp campaigns.schedule", "mailchimp campaigns.send",
   ]);
 
   it.each(manifestFiles.map(({ file }) => file))("%s has two reads, a write, and a pick on every op that answers JSON", (file) => {
