@@ -78,9 +78,9 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
 
   const found = context.registry.operation(grant.integration, body.op);
   if (found !== undefined) facts.access = found.access;
-  // A write needs the shared answer; a read goes on with what this sidecar knows while the store is down.
-  const strictness = found?.access === "write" ? "shared" : "local-ok";
-  if (await context.state.isRevoked(grant.gid, grant.iss, strictness)) return refuse(grant.integration, REVOKED_REFUSAL);
+  // Every run, a read too, needs the shared answer on revocation: while the store is away
+  // this sidecar cannot know what another sidecar recorded, so it fails closed.
+  if (await context.state.isRevoked(grant.gid, grant.iss, "shared")) return refuse(grant.integration, REVOKED_REFUSAL);
   const access = checkAccess(grant, body.op, found);
   if (!access.ok) return refuse(grant.integration, access.refusal);
   const { operation } = access;
@@ -108,7 +108,7 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
       };
     }
     // Limits first: a write refused for its rate leaves its confirmation unused, to try again later.
-    const limited = await context.state.takeRun(grant.gid, grant.integration, "shared");
+    const limited = await context.state.takeRun(grant.iss, grant.gid, grant.integration, "shared");
     if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
     try {
       await verifyConfirmationAsync(body.confirmation, {
@@ -116,7 +116,7 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
         op: body.op,
         args,
         line,
-        replay: { consume: (key, exp) => context.state.consumeConfirmation(key, exp) },
+        replay: { consume: (key, exp) => context.state.consumeConfirmation(grant.iss, key, exp) },
       });
     } catch (error) {
       if (!GrantError.isInstance(error)) throw error;
@@ -128,7 +128,7 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
     }
     await beforeWrite?.(facts);
   } else {
-    const limited = await context.state.takeRun(grant.gid, grant.integration, "local-ok");
+    const limited = await context.state.takeRun(grant.iss, grant.gid, grant.integration, "local-ok");
     if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
   }
 

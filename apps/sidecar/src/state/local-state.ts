@@ -47,8 +47,9 @@ export class LocalState implements SharedState {
     this.revocations.close();
   }
 
-  async consumeConfirmation(key: string, exp: number): Promise<boolean> {
+  async consumeConfirmation(member: string, key: string, exp: number): Promise<boolean> {
     const now = unixNow();
+    key = `${member}.${key}`;
     if (this.cache !== undefined) return this.cache.consume(key, exp, now);
     try {
       return this.journal?.consume(key, exp, now) ?? false;
@@ -57,8 +58,8 @@ export class LocalState implements SharedState {
     }
   }
 
-  takeRun(gid: string, integration: string): Promise<RateDecision> {
-    return consumeBoth(this.limiters, gid, integration);
+  takeRun(member: string, gid: string, integration: string): Promise<RateDecision> {
+    return consumeBoth(this.limiters, member, gid, integration);
   }
 
   async revoke(gid: string, member: string, until: number): Promise<void> {

@@ -31,9 +31,10 @@ export function memoryLimiters(limits: Required<RateLimits>): LimiterPair {
  * Counts one run against the grant's limit, then the integration's. A refusal
  * is a decision; any other failure (the store) is thrown for the caller.
  */
-export async function consumeBoth(pair: LimiterPair, gid: string, integration: string): Promise<RateDecision> {
+export async function consumeBoth(pair: LimiterPair, member: string, gid: string, integration: string): Promise<RateDecision> {
   try {
-    await pair.grant.consume(gid);
+    // Keyed by member and grant: another member's grant that reuses this gid counts apart.
+    await pair.grant.consume(`${member}:${gid}`);
   } catch (error) {
     if (error instanceof RateLimiterRes) return { ok: false, scope: "grant", retryAfterSeconds: retryAfterSeconds(error.msBeforeNext) };
     throw error;

@@ -3,7 +3,10 @@ import { RateLimiterRedis } from "rate-limiter-flexible";
 import { closeRedis, connectRedis, waitUntilReady } from "./redis-connection.js";
 import { consumeBoth, limiterOptions, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
 import { RevocationJournal } from "./revocation-journal.js";
-import { StateUnavailableError, type RateDecision, type RateLimits, type SharedState, type Strictness } from "./shared-state.js";
+import { keepMarginMs, StateUnavailableError, type RateDecision, type RateLimits, type SharedState, type Strictness } from "./shared-state.js";
+
+/** One command's deadline unless configured, in ms. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
 
 export interface RedisStateOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
@@ -15,6 +18,8 @@ export interface RedisStateOptions {
   commandTimeoutMs?: number;
   /** Told about connection errors. */
   onError?: (error: Error) => void;
+  /** This sidecar's clock in ms (tests set it behind or ahead); default `Date.now`. */
+  now?: () => number;
 }
 
 /** The key prefix of a bot's state. */
@@ -25,16 +30,21 @@ export function redisKeyPrefix(namespace: string): string {
 /**
  * A bot's state in Redis, shared by all its sidecars:
  *
- * - `<prefix>replay:<gid>.<nonce>`: a consumed confirmation, `SET NX EXAT` its
- *   last valid second (at most 360 s after signing + 60 s skew).
- * - `<prefix>revoked:<gid>:<member>`: a revoked grant, `EXAT` the grant's
- *   expiry + 60 s skew (at most 3660 s).
- * - `<prefix>rl:grant:<gid>` and `<prefix>rl:integration:<id>`: run counters
- *   of `rate-limiter-flexible`, living one window (60 s by default).
+ * - `<prefix>replay:<member>:<gid>.<nonce>`: a consumed confirmation, `SET NX PX`.
+ * - `<prefix>revoked:<gid>:<member>`: a revoked grant, `SET PX`.
+ * - `<prefix>rl:grant:<member>:<gid>` and `<prefix>rl:integration:<id>`: run
+ *   counters of `rate-limiter-flexible`, living one window (60 s by default).
  *
- * While Redis is unreachable, whatever demands the shared answer (a write)
- * gets `StateUnavailableError`; reads count against limits in this process and
- * see the revocations this sidecar has learned.
+ * Expiries are relative (`PX`), never absolute (`EXAT`): the time this sidecar
+ * would still accept what the entry guards, measured on its own clock, plus
+ * `keepMarginMs` (60 s of skew for the other sidecars' clocks and the command
+ * timeout for the trip). An absolute expiry is read on Redis's clock: with this
+ * sidecar's clock behind, or a command arriving late at the last second, the
+ * entry was gone (or never kept) while the sidecar still accepted its confirmation.
+ *
+ * While Redis is unreachable, whatever demands the shared answer (every run's
+ * revocation check, a write's limits and confirmation) gets
+ * `StateUnavailableError`; only a read's rate limits fall back to this process.
  */
 export class RedisState implements SharedState {
   readonly kind = "redis" as const;
@@ -44,9 +54,13 @@ export class RedisState implements SharedState {
   private readonly local: LimiterPair;
   /** Revocations this sidecar recorded or read: what reads rely on while Redis is down. */
   private readonly known = new RevocationJournal();
+  private readonly now: () => number;
+  private readonly marginMs: number;
 
   constructor(options: RedisStateOptions) {
     this.prefix = redisKeyPrefix(options.namespace);
+    this.now = options.now ?? Date.now;
+    this.marginMs = keepMarginMs(options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
     this.client = connectRedis(options.url, {
       ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
       ...(options.onError === undefined ? {} : { onError: options.onError }),
@@ -77,32 +91,32 @@ export class RedisState implements SharedState {
     await closeRedis(this.client);
   }
 
-  async consumeConfirmation(key: string, exp: number): Promise<boolean> {
+  async consumeConfirmation(member: string, key: string, exp: number): Promise<boolean> {
     this.requireReady();
     try {
-      return (await this.client.set(`${this.prefix}replay:${key}`, "1", "EXAT", exp, "NX")) === "OK";
+      return (await this.client.set(`${this.prefix}replay:${member}:${key}`, "1", "PX", this.keepMs(exp), "NX")) === "OK";
     } catch (error) {
       throw unavailable(error);
     }
   }
 
-  async takeRun(gid: string, integration: string, strictness: Strictness): Promise<RateDecision> {
+  async takeRun(member: string, gid: string, integration: string, strictness: Strictness): Promise<RateDecision> {
     if (this.ready) {
       try {
-        return await consumeBoth(this.shared, gid, integration);
+        return await consumeBoth(this.shared, member, gid, integration);
       } catch (error) {
         if (strictness === "shared") throw unavailable(error);
       }
     } else if (strictness === "shared") {
       throw unavailable();
     }
-    return consumeBoth(this.local, gid, integration);
+    return consumeBoth(this.local, member, gid, integration);
   }
 
   async revoke(gid: string, member: string, until: number): Promise<void> {
     this.requireReady();
     try {
-      await this.client.set(`${this.prefix}revoked:${gid}:${member}`, "1", "EXAT", until);
+      await this.client.set(`${this.prefix}revoked:${gid}:${member}`, "1", "PX", this.keepMs(until));
     } catch (error) {
       throw unavailable(error);
     }
@@ -120,12 +134,17 @@ export class RedisState implements SharedState {
       const ttlMs = await this.client.pttl(key);
       if (ttlMs === -2) return false;
       // Remembered here for as long as Redis keeps it (a key without expiry, never written by us, for an hour).
-      this.known.revoke(gid, member, Math.floor(Date.now() / 1000) + (ttlMs < 0 ? 3660 : Math.ceil(ttlMs / 1000)));
+      this.known.revoke(gid, member, Math.floor(this.now() / 1000) + (ttlMs < 0 ? 3660 : Math.ceil(ttlMs / 1000)));
       return true;
     } catch (error) {
       if (strictness === "shared") throw unavailable(error);
       return false;
     }
+  }
+
+  /** Milliseconds to keep an entry guarding something this sidecar accepts until `until` (Unix seconds, its clock). */
+  private keepMs(until: number): number {
+    return Math.max(0, until * 1000 - this.now()) + this.marginMs;
   }
 
   private requireReady(): void {

@@ -1,3 +1,5 @@
+import { CLOCK_SKEW_SECONDS } from "@eleven-integrations/grants";
+
 /** A rate limit: at most `points` runs in any window of `durationSeconds` (fixed windows, started by the first run). */
 export interface RateLimit {
   points: number;
@@ -34,10 +36,15 @@ export interface SharedState {
   /** Opens files or the connection; a Redis that is down does not keep the sidecar from starting. */
   open(): Promise<void>;
   close(): Promise<void>;
-  /** Records `key` until `exp` (Unix seconds); true only the first time. Throws `StateUnavailableError`. */
-  consumeConfirmation(key: string, exp: number): Promise<boolean>;
-  /** Counts one run of `gid` on `integration`; throws `StateUnavailableError` only when `shared` is demanded. */
-  takeRun(gid: string, integration: string, strictness: Strictness): Promise<RateDecision>;
+  /**
+   * Records `member`'s confirmation `key` (`<gid>.<nonce>`) as used while this
+   * sidecar would still accept it (until `exp`, Unix seconds, on this sidecar's
+   * clock) and a margin after; true only the first time. Keyed by member, so
+   * another member's grant reusing the gid cannot burn it. Throws `StateUnavailableError`.
+   */
+  consumeConfirmation(member: string, key: string, exp: number): Promise<boolean>;
+  /** Counts one run of `member`'s grant `gid` on `integration`; throws `StateUnavailableError` only when `shared` is demanded. */
+  takeRun(member: string, gid: string, integration: string, strictness: Strictness): Promise<RateDecision>;
   /** Records that `member` revoked `gid`, until `until` (Unix seconds). Throws `StateUnavailableError`. */
   revoke(gid: string, member: string, until: number): Promise<void>;
   /** Whether `member` revoked its grant `gid`; throws `StateUnavailableError` only when `shared` is demanded. */
@@ -59,6 +66,16 @@ export class StateUnavailableError extends Error {
   static isInstance(value: unknown): value is StateUnavailableError {
     return typeof value === "object" && value !== null && MARKER in value;
   }
+}
+
+/**
+ * How long past the last second a sidecar accepts what an entry guards the
+ * entry is kept: the clock skew another sidecar's clock may have, plus the
+ * longest a command may take on its way (so an entry written at the last
+ * second does not arrive already expired).
+ */
+export function keepMarginMs(commandTimeoutMs: number): number {
+  return CLOCK_SKEW_SECONDS * 1000 + commandTimeoutMs;
 }
 
 /** Whole seconds to wait, at least 1. */
