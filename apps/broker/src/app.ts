@@ -10,7 +10,7 @@ import { connectPlugin } from "./http/connect-plugin.js";
 import { errorHandlingPlugin } from "./http/error-handling.js";
 import { brokerLoggerOptions } from "./http/logging.js";
 import { createOutboundFetch } from "./connect/outbound-fetch.js";
-import { createMemoryRefreshLimiter } from "./state/refresh-limiter.js";
+import { createMemoryRefreshLimiter, createRedisRefreshLimiter } from "./state/refresh-limiter.js";
 import { createMemoryRevocationList, createRedisRevocationList } from "./state/revocation-list.js";
 import { closeClient, createRedisClient, waitReady } from "./state/redis-connection.js";
 import { createWindowCounters } from "./state/window-counter.js";
@@ -64,7 +64,7 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     allowedReturnTo: new Set(allowedReturnTo),
     allowedOrigins: webOrigins(allowedReturnTo),
     fetch: createOutboundFetch({ dispatcher, timeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS }),
-    refreshLimiter: config.refreshLimiter ?? createMemoryRefreshLimiter(config.refreshLimits),
+    refreshLimiter: config.refreshLimiter ?? (redis === undefined ? createMemoryRefreshLimiter(config.refreshLimits) : createRedisRefreshLimiter(redis, config.refreshLimits)),
     now,
     refreshFlights: createRefreshFlights({
       ...(config.redisUrl === undefined ? {} : { redisUrl: config.redisUrl }),

@@ -52,7 +52,7 @@ export interface BrokerConfig {
   redisUrl?: string;
   /** Request, header, keep-alive and idle timeouts of the broker's own server (defaults: 15 s, 10 s, 5 s, 30 s). */
   timeouts?: ServerTimeouts;
-  /** Refreshes allowed per client key and per refresh token in a window (defaults: 10 and 3 per 60 s). */
+  /** Provider calls for refreshes allowed in a window: global, per address, per client key, per refresh token (defaults: 600, 30, 10, 3 per 60 s); shared through Redis with `redisUrl`. */
   refreshLimits?: RefreshLimits;
   /** `POST /revocations` accepted per minute, per client address and in all (defaults: 10 and 600). */
   revocationLimits?: { perAddress?: number; global?: number };

@@ -16,8 +16,10 @@ const bodySchema = z.strictObject({
 
 /**
  * `POST /connect/:id/refresh` `{ refresh_token, client_key }` -> `{ tokens }`,
- * sealed to the client key, which is checked before the provider is called;
- * refreshes are limited per client key and per refresh token (429, `Retry-After`).
+ * sealed to the client key, which is checked before the provider is called.
+ * Provider calls are limited globally and per address (checked first), per
+ * client key and per refresh token (429, `Retry-After`); callers who join a
+ * refresh in flight share its outcome and spend nothing.
  * Browsers may call it from the web origins of the allowed `return_to` values.
  */
 export async function connectRefresh(app: FastifyInstance): Promise<void> {
@@ -40,6 +42,9 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
     const origin = request.headers.origin;
     reply.header("vary", "Origin");
     if (origin !== undefined && broker.allowedOrigins.has(origin)) reply.header("access-control-allow-origin", origin);
+    // Checked first, before anything is kept for a caller-chosen value.
+    const admitted = await broker.refreshLimiter.admit(request.ip, Date.now());
+    if (!admitted.ok) throw new BrokerError("rate_limited", "too many refreshes from this address or in all: try again later", { retryAfterSeconds: admitted.retryAfterSeconds });
     if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
       throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
     }
@@ -47,18 +52,22 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
     if (!body.success) throw new BrokerError("invalid_body", "the body must be { refresh_token, client_key }, both strings, nothing else");
     const clientKey = checkClientKey(body.data.client_key);
     const target = resolveOAuthTarget(broker, request.params.id);
-    const decision = await broker.refreshLimiter.take({ clientKey, refreshToken: body.data.refresh_token }, Date.now());
-    if (!decision.ok) {
-      request.log.info({ integration: target.manifest.id, retryAfter: decision.retryAfterSeconds }, "refresh refused: over the limit");
-      throw new BrokerError("rate_limited", "too many refreshes for this client or this refresh token: try again later", { retryAfterSeconds: decision.retryAfterSeconds });
-    }
+    const caller = { address: request.ip, clientKey, refreshToken: body.data.refresh_token };
 
-    // One provider call per refresh token, however many callers (and broker instances) ask at once.
+    // One provider call per refresh token, however many callers (and broker instances) ask at once;
+    // only the caller that makes it spends the budgets: the ones who join share its outcome.
     const tokens: TokenEndpointResponse = await refreshOnce(
       broker.refreshFlights,
       target.manifest.id,
       body.data.refresh_token,
-      () => refreshTokens(broker, target, body.data.refresh_token),
+      async () => {
+        const decision = await broker.refreshLimiter.take(caller, Date.now());
+        if (!decision.ok) {
+          request.log.info({ integration: target.manifest.id, retryAfter: decision.retryAfterSeconds }, "refresh refused: over the limit");
+          throw new BrokerError("rate_limited", "too many refreshes from this address, for this client or of this refresh token: try again later", { retryAfterSeconds: decision.retryAfterSeconds });
+        }
+        return refreshTokens(broker, target, body.data.refresh_token);
+      },
       (error) => refreshFailure(error, request.log),
       request.log,
     );

@@ -192,22 +192,25 @@ describe("refresh limits against a real token endpoint", () => {
     await standIn?.close();
   });
 
-  it("a burst of 50 anonymous refreshes of one token reaches the provider at most 3 times; the rest are 429 with Retry-After", async () => {
+  it("a burst of 50 anonymous refreshes of one token is one provider call, all 50 sharing its answer; one after another it reaches the provider 3 times, then 429", async () => {
+    const attempt = () =>
+      app.inject({
+        method: "POST",
+        url: "/connect/gitlab/refresh",
+        headers: { "content-type": "application/json" },
+        // Each from a fresh client key, as an attacker without any key of its own would.
+        payload: JSON.stringify({ refresh_token: "one-stolen-or-guessed-refresh-token", client_key: generateBotKeys().publicKey }),
+      });
     const before = standIn.requests.length;
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        app.inject({
-          method: "POST",
-          url: "/connect/gitlab/refresh",
-          headers: { "content-type": "application/json" },
-          // Each from a fresh client key, as an attacker without any key of its own would.
-          payload: JSON.stringify({ refresh_token: "one-stolen-or-guessed-refresh-token", client_key: generateBotKeys().publicKey }),
-        }),
-      ),
-    );
-    expect(standIn.requests.length - before).toBeLessThanOrEqual(3);
-    const limited = answers.filter((answer) => answer.statusCode === 429);
-    expect(limited.length).toBeGreaterThanOrEqual(47);
+    const burst = await Promise.all(Array.from({ length: 50 }, attempt));
+    expect(standIn.requests.length - before).toBe(1);
+    expect(burst.every((answer) => answer.statusCode === 400 && answer.json().error.code === "refresh_failed")).toBe(true);
+    const sequential = [];
+    for (let index = 0; index < 5; index += 1) sequential.push(await attempt());
+    // The per-token budget counts provider calls: the burst spent one, two more reach it.
+    expect(standIn.requests.length - before).toBe(3);
+    const limited = sequential.filter((answer) => answer.statusCode === 429);
+    expect(limited).toHaveLength(3);
     for (const answer of limited) {
       expect(answer.json().error.code).toBe("rate_limited");
       expect(Number(answer.headers["retry-after"])).toBeGreaterThanOrEqual(1);

@@ -25,7 +25,7 @@ async function startBroker(redisUrl?: string): Promise<string> {
     allowedReturnTo: [RETURN_TO],
     dispatcher: endpoint.dispatcher,
     // This file is about single flight, not the refresh limits (tested in providers.integration.test.ts): room for every burst here.
-    refreshLimits: { perClientKey: 1000, perRefreshToken: 1000 },
+    refreshLimits: { perClientKey: 1000, perRefreshToken: 1000, perAddress: 1000 },
     ...(redisUrl === undefined ? {} : { redisUrl }),
   });
   apps.push(app);

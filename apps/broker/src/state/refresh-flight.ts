@@ -8,7 +8,7 @@ import { BrokerError, type BrokerErrorCode } from "../http/broker-error.js";
 /** What one refresh came to, as every caller of the same refresh token receives it. */
 export type RefreshOutcome =
   | { ok: true; tokens: TokenEndpointResponse }
-  | { ok: false; code: BrokerErrorCode; message: string };
+  | { ok: false; code: BrokerErrorCode; message: string; retryAfterSeconds?: number };
 
 /** Runs each refresh of one refresh token once, however many callers ask at the same time. */
 export interface RefreshFlights {
@@ -206,12 +206,13 @@ export async function refreshOnce(
       try {
         return { ok: true, tokens: await call() };
       } catch (error) {
-        const refused = failure(error);
-        return { ok: false, code: refused.code, message: refused.message };
+        // A refusal of our own (the budgets) is shared as it is; a provider failure is classified.
+        const refused = BrokerError.isInstance(error) ? error : failure(error);
+        return { ok: false, code: refused.code, message: refused.message, ...(refused.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: refused.retryAfterSeconds }) };
       }
     },
     log,
   );
-  if (!outcome.ok) throw new BrokerError(outcome.code, outcome.message);
+  if (!outcome.ok) throw new BrokerError(outcome.code, outcome.message, outcome.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: outcome.retryAfterSeconds });
   return outcome.tokens;
 }
