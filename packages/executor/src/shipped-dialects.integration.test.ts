@@ -79,6 +79,7 @@ const PAGE_NUMBER_LISTS = new Set([
   "pagerduty services.list",
   "jira projects.search",
   "jira users.find",
+  "confluence pages.search",
   "microsoft-outlook-mail messages.inbox",
   "microsoft-outlook-calendar events.between",
   "microsoft-onedrive files.search",
