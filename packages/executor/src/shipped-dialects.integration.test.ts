@@ -80,6 +80,8 @@ const PAGE_NUMBER_LISTS = new Set([
   "jira projects.search",
   "jira users.find",
   "confluence pages.search",
+  "cloudflare zones.list",
+  "cloudflare records.list",
   "microsoft-outlook-mail messages.inbox",
   "microsoft-outlook-calendar events.between",
   "microsoft-onedrive files.search",
