@@ -42,6 +42,12 @@ export interface GrantOptions {
   issuer?: KeyPair;
   /** The credential's kind: a personal token (default) or one from the OAuth flow. */
   kind?: "pat" | "oauth";
+  /** The account the credential acts as (from the bundle, or `integrations grant --account`). */
+  account?: { id: string; name: string };
+  /** The connection's tenant settings. */
+  connection?: Record<string, string>;
+  /** When the credential itself ends (Unix seconds). */
+  expiresAt?: number;
 }
 
 /** A sealed grant from `member` to `bot` for GitHub, read by default. */
@@ -54,7 +60,9 @@ export function grantFor(options: GrantOptions = {}): string {
     manifestHash: options.manifestHash ?? manifestHash(integration),
     access: options.access ?? "read",
     ...(options.ops === undefined ? {} : { ops: options.ops }),
-    credential: { kind: options.kind ?? "pat", token: MEMBER_TOKEN },
+    credential: { kind: options.kind ?? "pat", token: MEMBER_TOKEN, ...(options.expiresAt === undefined ? {} : { expires_at: options.expiresAt }) },
+    ...(options.account === undefined ? {} : { account: options.account }),
+    ...(options.connection === undefined ? {} : { connection: options.connection }),
     ttlSeconds: options.ttlSeconds ?? 600,
     ...(options.now === undefined ? {} : { now: options.now }),
   });

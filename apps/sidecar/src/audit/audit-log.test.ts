@@ -15,6 +15,7 @@ function record(index: number): AuditRecord {
     op: "repos.list",
     access: "read",
     args_digest: null,
+    account: null,
     status: "ok",
     code: null,
     http_status: 200,

@@ -15,6 +15,8 @@ export interface AuditRecord {
   /** The op's access. */
   access: "read" | "write" | null;
   args_digest: string | null;
+  /** The account the grant's credential acts as (`{ id, name }`), when the grant names it. */
+  account: { id: string; name: string } | null;
   /** The answer's `status`: `ok`, `error` or `confirmation_required`; `started` for the line a write gets before it is sent; `revoked` for a recorded revocation. */
   status: string;
   /** The answer's error code, when it is an error. */

@@ -23,6 +23,7 @@ function runHeader(auditId: string, facts: RunFacts) {
     op: facts.op,
     access: facts.access,
     args_digest: facts.args_digest,
+    account: facts.account,
   };
 }
 
@@ -52,6 +53,7 @@ export function failedCallAuditRecord(op: string | null, code: string, durationM
     op,
     access: facts?.access ?? null,
     args_digest: facts?.args_digest ?? null,
+    account: facts?.account ?? null,
     status: "error",
     code,
     http_status: null,
@@ -81,6 +83,7 @@ export function revocationAuditRecord(gid: string, member: string, integration: 
     op: null,
     access: null,
     args_digest: null,
+    account: null,
     status: "revoked",
     code: null,
     http_status: null,

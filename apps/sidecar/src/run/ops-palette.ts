@@ -28,5 +28,5 @@ export async function opsPalette(body: OpsBody, context: GrantCheckContext & { r
     if (operation.page !== undefined) entry.page = compiled.paging?.arg === undefined ? {} : { arg: compiled.paging.arg };
     ops.push(entry);
   }
-  return { status: "ok", integration: grant.integration, access: grant.access, ops };
+  return { status: "ok", integration: grant.integration, access: grant.access, ...(grant.account === undefined ? {} : { account: grant.account }), ops };
 }

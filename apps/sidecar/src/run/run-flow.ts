@@ -1,9 +1,10 @@
 import type { Executor } from "@eleven-integrations/executor";
-import { argsDigest, confirmDetails, GrantError, renderConfirm, verifyConfirmationAsync, type Grant, type GrantErrorCode } from "@eleven-integrations/grants";
+import { argsDigest, confirmDetails, GrantError, renderConfirm, verifyConfirmationAsync, type Grant, type GrantAccount, type GrantErrorCode } from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import { checkAccess } from "./access-check.js";
 import type { Refusal, RunAnswer } from "./answers.js";
 import type { RunBody } from "@eleven-integrations/sidecar-protocol";
+import { expiredCredentialAnswer } from "./credential-expiry.js";
 import { checkGrant, type GrantCheckContext } from "./grant-check.js";
 import { REVOKED_REFUSAL, UNAVAILABLE_REFUSAL, rateLimitedRefusal } from "../state/state-refusals.js";
 import { StateUnavailableError, type SharedState } from "../state/shared-state.js";
@@ -26,6 +27,8 @@ export interface RunFacts {
   /** The op's access (`write` for a write attempted under a read grant). */
   access: "read" | "write" | null;
   args_digest: string;
+  /** The account the grant's credential acts as, when the member's client named it. */
+  account: GrantAccount | null;
 }
 
 export interface RunOutcome {
@@ -41,7 +44,7 @@ const CONFIRM_NEXT_ACTION: Partial<Record<GrantErrorCode, string>> = {
 
 /** What is known of a run before any check: filled in as the checks learn more, so even a failure is audited with it. */
 export function initialFacts(body: RunBody): RunFacts {
-  return { gid: null, member: null, integration: null, op: body.op, access: null, args_digest: argsDigest(body.args ?? {}) };
+  return { gid: null, member: null, integration: null, op: body.op, access: null, args_digest: argsDigest(body.args ?? {}), account: null };
 }
 
 function confirmLine(operation: CompiledOperation, args: Record<string, string>): string {
@@ -84,9 +87,18 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
   const access = checkAccess(grant, body.op, found);
   if (!access.ok) return refuse(grant.integration, access.refusal);
   const { operation } = access;
+  const expired = expiredCredentialAnswer(grant, body.op);
+  if (expired !== null) return { answer: expired, facts };
 
   // `page` goes to the executor as it came: a page made for another op or args is its invalid_args, nothing sent.
-  const request = { integration: grant.integration, op: body.op, args, ...(body.page === undefined ? {} : { page: body.page }) };
+  // `connection` (the grant's tenant settings, signed with it) places a tenant integration's host.
+  const request = {
+    integration: grant.integration,
+    op: body.op,
+    args,
+    ...(body.page === undefined ? {} : { page: body.page }),
+    ...(grant.connection === undefined ? {} : { connection: grant.connection }),
+  };
   // A read goes straight to run, which refuses invalid args the same way before sending;
   // a write must have valid args before it asks for a confirmation.
   if (operation.access === "write") {
@@ -139,4 +151,5 @@ function noteGrant(facts: RunFacts, grant: Grant): void {
   facts.gid = grant.gid;
   facts.member = grant.iss;
   facts.integration = grant.integration;
+  facts.account = grant.account ?? null;
 }
