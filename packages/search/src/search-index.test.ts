@@ -30,9 +30,10 @@ describe("relevance over the shipped manifests: the first result", () => {
     ["channel history", "slack conversations.history"],
     ["register domain", "gandi domains.register"],
     ["domain price", "gandi domains.check"],
-    ["dns record", "gandi records.create"],
+    // DigitalOcean has DNS records and a balance too: these name the service.
+    ["gandi dns record", "gandi records.create"],
     ["stripe invoices", "stripe invoices.list"],
-    ["account balance", "stripe balance.get"],
+    ["stripe account balance", "stripe balance.get"],
     ["customers", "stripe customers.list"],
     ["add task", "todoist tasks.create"],
     ["reschedule task", "todoist tasks.reschedule"],
@@ -45,6 +46,13 @@ describe("relevance over the shipped manifests: the first result", () => {
     ["list calendars", "google-calendar calendars.list"],
     ["append paragraph", "notion blocks.append"],
     ["search pages", "notion pages.search"],
+    ["send an sms", "twilio messages.send"],
+    ["open a zendesk ticket", "zendesk tickets.create"],
+    ["reply to a customer", "intercom conversations.reply"],
+    ["post in discord", "discord messages.create"],
+    ["add contact to mailchimp audience", "mailchimp members.upsert"],
+    ["log a note on a hubspot contact", "hubspot notes.create"],
+    ["comment on an airtable record", "airtable comments.create"],
   ];
   it.each(cases)("%s -> %s", (query, expected) => {
     expect(first(query)).toBe(expected);

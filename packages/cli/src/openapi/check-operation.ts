@@ -39,8 +39,11 @@ export function checkOperation(document: OpenApiDocument, manifest: Manifest, op
     });
   // A base whose path names a tenant (Atlassian's /ex/jira/{cloudid}/rest/api/3) routes to the tenant up to
   // that segment; the API's own paths, the spec's /rest/api/3/..., start after it.
-  const prefix: PathSegment[] = baseSegments.slice(baseSegments.findLastIndex((segment) => segment.kind === "arg") + 1);
-  const full = [...prefix, ...parsed.template.segments];
+  // Or the tenant is a path parameter of the spec itself (Twilio's /2010-04-01/Accounts/{AccountSid}): the
+  // whole base path is tried first.
+  const routed: PathSegment[] = baseSegments.slice(baseSegments.findLastIndex((segment) => segment.kind === "arg") + 1);
+  const whole = [...baseSegments, ...parsed.template.segments];
+  const full = matchOperation(document, op.method, whole) !== undefined ? whole : [...routed, ...parsed.template.segments];
   const match = matchOperation(document, op.method, full);
   if (match === undefined) {
     const shown = `${op.method} ${basePathTemplate}${op.path.split("?")[0]}`;
@@ -77,8 +80,13 @@ export function checkOperation(document: OpenApiDocument, manifest: Manifest, op
     if (segment.parameter === undefined) continue;
     const rules = valueRules(schemaOf(parameter("path", segment.parameter)));
     if (segment.manifest.kind === "arg") {
-      const arg = args[segment.manifest.name] ?? {};
-      addValue(`path ${segment.parameter}`, `path {${segment.parameter}}`, checkArg(segment.manifest.name, arg, rules));
+      // A tenant setting in the base path is checked with its declared pattern, as an arg would be.
+      // Its length is bounded by that pattern (a value is at most one 63-character label or
+      // segment), so the spec's maxLength is not compared with a max_length it does not have.
+      const setting = args[segment.manifest.name] === undefined ? manifest.auth.tenant?.[segment.manifest.name] : undefined;
+      const arg = setting === undefined ? (args[segment.manifest.name] ?? {}) : { pattern: setting.pattern };
+      const problems = checkArg(segment.manifest.name, arg, rules).filter((problem) => setting === undefined || problem.rule !== "max-length");
+      addValue(`path ${segment.parameter}`, `path {${segment.parameter}}`, problems);
     } else {
       addValue(`path ${segment.parameter}`, `path {${segment.parameter}}`, checkFixedValue(decode(segment.manifest.text), rules));
     }

