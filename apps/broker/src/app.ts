@@ -76,6 +76,10 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     revocationLimits: { perAddress: config.revocationLimits?.perAddress ?? 10, global: config.revocationLimits?.global ?? 600 },
     revocationCounters: createWindowCounters({ windowMs: 60_000, maxKeys: 10_000 }),
     revocationGlobal: createWindowCounters({ windowMs: 60_000, maxKeys: 1 }),
+    revokeLimits: { perAddress: config.revokeLimits?.perAddress ?? 20, global: config.revokeLimits?.global ?? 600 },
+    revokeCounters: createWindowCounters({ windowMs: 60_000, maxKeys: 10_000 }),
+    revokeGlobal: createWindowCounters({ windowMs: 60_000, maxKeys: 1 }),
+    onRevocation: config.onRevocation,
   };
   app.addHook("onClose", async () => context.refreshFlights.close());
   app.addHook("onReady", async () => {

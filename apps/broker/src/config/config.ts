@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { BrokerLoggerOption } from "../http/logging.js";
 import type { RefreshLimiter, RefreshLimits } from "../state/refresh-limiter.js";
 import type { ServerTimeouts } from "../http/server-timeouts.js";
+import type { RevocationOutcome } from "../connect/provider-revocation.js";
 
 const MARKER = Symbol.for("eleven-integrations.error.BrokerConfigError");
 
@@ -56,6 +57,10 @@ export interface BrokerConfig {
   refreshLimits?: RefreshLimits;
   /** `POST /revocations` accepted per minute, per client address and in all (defaults: 10 and 600). */
   revocationLimits?: { perAddress?: number; global?: number };
+  /** `POST /connect/:id/revoke` per minute, per client address and in all (defaults: 20 and 600). */
+  revokeLimits?: { perAddress?: number; global?: number };
+  /** Called with each revocation's outcome at the provider (metrics); never given the token. */
+  onRevocation?: (event: { integration: string; outcome: RevocationOutcome }) => void;
   /** Replaces the in-process refresh limiter (a shared store when several brokers run); `refreshLimits` is then unused. */
   refreshLimiter?: RefreshLimiter;
 }

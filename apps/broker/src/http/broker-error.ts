@@ -16,15 +16,18 @@ export const BROKER_ERROR_STATUS = {
   browser_mismatch: 400,
   token_exchange_failed: 400,
   refresh_failed: 400,
+  revocation_refused: 400,
   not_found: 404,
   unknown_integration: 404,
   method_not_allowed: 405,
   oauth_unavailable: 409,
+  revocation_unavailable: 409,
   rate_limited: 429,
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal_error: 500,
   provider_error: 502,
+  revocation_failed: 502,
   service_unavailable: 503,
 } as const;
 
@@ -40,14 +43,17 @@ export class BrokerError extends Error {
   readonly statusCode: number;
   /** Seconds before trying again, sent as `Retry-After` (429). */
   readonly retryAfterSeconds: number | undefined;
+  /** Extra members of the error object (`revoke_help`): public values only. */
+  readonly details: Readonly<Record<string, string>> | undefined;
   private readonly [MARKER] = true;
 
-  constructor(code: BrokerErrorCode, message: string, options: { retryAfterSeconds?: number } = {}) {
+  constructor(code: BrokerErrorCode, message: string, options: { retryAfterSeconds?: number; details?: Record<string, string> } = {}) {
     super(message);
     this.name = "BrokerError";
     this.code = code;
     this.statusCode = BROKER_ERROR_STATUS[code];
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.details = options.details;
   }
 
   /** True for a BrokerError from any installed copy of this package. */

@@ -3,6 +3,7 @@ import fastifyPlugin from "fastify-plugin";
 import { BROKER_CONTEXT } from "./context.js";
 import { connectCallback } from "../connect/connect-callback.js";
 import { connectRefresh } from "../connect/connect-refresh.js";
+import { connectRevoke } from "../connect/connect-revoke.js";
 import { connectStart } from "../connect/connect-start.js";
 
 /**
@@ -16,6 +17,7 @@ async function connectRoutes(app: FastifyInstance): Promise<void> {
   await app.register(connectStart);
   await app.register(connectCallback);
   await app.register(connectRefresh);
+  await app.register(connectRevoke);
 }
 
 /** Encapsulated: its no-store hook covers `/connect/*` only. */

@@ -6,6 +6,7 @@ import type { RefreshFlights } from "../state/refresh-flight.js";
 import type { RefreshLimiter } from "../state/refresh-limiter.js";
 import type { RevocationList } from "../state/revocation-list.js";
 import type { WindowCounters } from "../state/window-counter.js";
+import type { RevocationOutcome } from "../connect/provider-revocation.js";
 import type { ServedRelease } from "../catalog/signed-release.js";
 
 /** Everything the routes share, decorated on the instance as `app.broker`. */
@@ -39,6 +40,12 @@ export interface BrokerContext {
   readonly revocationCounters: WindowCounters;
   /** The one broker-wide counter of `POST /revocations`. */
   readonly revocationGlobal: WindowCounters;
+  /** `POST /connect/:id/revoke` per minute, per address and in all. */
+  readonly revokeLimits: { perAddress: number; global: number };
+  readonly revokeCounters: WindowCounters;
+  readonly revokeGlobal: WindowCounters;
+  /** Called with each revocation's outcome at the provider (a hook for metrics; never sees the token). */
+  readonly onRevocation: ((event: { integration: string; outcome: RevocationOutcome }) => void) | undefined;
 }
 
 declare module "fastify" {

@@ -55,5 +55,5 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: BrokerEr
   return reply
     .header("content-type", "application/json; charset=utf-8")
     .header("x-content-type-options", "nosniff")
-    .send(JSON.stringify({ error: { code: error.code, message: error.message } }));
+    .send(JSON.stringify({ error: { ...error.details, code: error.code, message: error.message } }));
 }

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { BrokerError } from "../http/broker-error.js";
+import { resolveOAuthTarget } from "./oauth-integration.js";
+import { revokeAtProvider, type RevocationOutcome } from "./provider-revocation.js";
+
+const MAX_TOKEN_LENGTH = 16 * 1024;
+const bodySchema = z.strictObject({
+  token: z.string().min(1).max(MAX_TOKEN_LENGTH),
+  stripe_user_id: z.string().regex(/^acct_[A-Za-z0-9]{1,64}$/).optional(),
+});
+
+/**
+ * `POST /connect/:id/revoke { token }` revokes a member's token at the provider,
+ * as the manifest's `auth.oauth.revocation` says, with the broker's client
+ * credentials: `{ revoked: true }`; 409 `revocation_unavailable` (with
+ * `revoke_help`, where to revoke by hand) when the provider has no way; 400
+ * `revocation_refused` when the provider refuses this token; 502
+ * `revocation_failed` when it fails. Bounded per address and globally.
+ * The outcome is logged by kind and provider code, never the token.
+ */
+export async function connectRevoke(app: FastifyInstance): Promise<void> {
+  const { broker } = app;
+  app.post<{ Params: { id: string } }>("/connect/:id/revoke", { bodyLimit: 32 * 1024 }, async (request, reply) => {
+    const now = Date.now();
+    const budgets = [broker.revokeCounters.peek(request.ip, broker.revokeLimits.perAddress, now), broker.revokeGlobal.peek("all", broker.revokeLimits.global, now)];
+    const over = budgets.find((decision) => !decision.ok);
+    if (over !== undefined && !over.ok) throw new BrokerError("rate_limited", "too many revocations from this address or in all: try again later", { retryAfterSeconds: over.retryAfterSeconds });
+    if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
+      throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
+    }
+    const body = bodySchema.safeParse(request.body);
+    if (!body.success) throw new BrokerError("invalid_body", "the body must be { token } (and stripe_user_id for Stripe), strings, nothing else");
+    const target = resolveOAuthTarget(broker, request.params.id);
+    const revocation = target.endpoints.revocation;
+    if (revocation === undefined) {
+      const help = target.endpoints.revoke_help ?? target.manifest.auth.pat_help;
+      throw new BrokerError("revocation_unavailable", `${target.manifest.name} offers no way for an app to revoke a token: revoke the app's access by hand`, {
+        details: help === undefined ? {} : { revoke_help: help },
+      });
+    }
+    if (revocation.dialect === "stripe" && body.data.stripe_user_id === undefined) {
+      throw new BrokerError("invalid_body", "Stripe revokes a connected account: send stripe_user_id from the bundle with the token");
+    }
+    broker.revokeCounters.take(request.ip, broker.revokeLimits.perAddress, now);
+    broker.revokeGlobal.take("all", broker.revokeLimits.global, now);
+    const outcome = await revokeAtProvider(broker.fetch, revocation.dialect, revocation.url, target.dialect.clientAuth, target.app, {
+      token: body.data.token,
+      stripeUserId: body.data.stripe_user_id,
+    });
+    broker.onRevocation?.({ integration: target.manifest.id, outcome });
+    request.log.info({ integration: target.manifest.id, outcome: outcome.kind, ...providerDetail(outcome) }, "revocation at the provider");
+    if (outcome.kind === "refused") throw new BrokerError("revocation_refused", `${target.manifest.name} refused to revoke this token (${outcome.providerCode}): it may already be revoked or not be this integration's`);
+    if (outcome.kind === "failed") throw new BrokerError("revocation_failed", `${target.manifest.name} could not revoke the token now (${outcome.providerCode}): try again later`);
+    return reply.code(200).header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ revoked: true }));
+  });
+}
+
+function providerDetail(outcome: RevocationOutcome): Record<string, unknown> {
+  return outcome.kind === "revoked" ? {} : { status: outcome.status, providerCode: outcome.providerCode };
+}
