@@ -413,4 +413,72 @@ export const box: ProviderDoc = {
   expect: { expiresIn: 3600 },
 };
 
-export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist, microsoftOutlookMail, dropbox, box];
+const JIRA_SCOPES = "read:jira-work write:jira-work read:jira-user offline_access";
+
+export const jira: ProviderDoc = {
+  id: "jira",
+  docs: [
+    // Authorize: "https://auth.atlassian.com/authorize?audience=api.atlassian.com&client_id=...&scope=...&redirect_uri=...&state=...&response_type=code&prompt=consent"
+    // Token: "curl --request POST --url 'https://auth.atlassian.com/oauth/token' --header 'Content-Type: application/json'
+    //   --data '{"grant_type": "authorization_code","client_id": ...,"client_secret": ...,"code": ...,"redirect_uri": ...}'"
+    // Answer: "{"access_token": <string>, "expires_in": <expiry time of access_token in second>, "scope": <string>}", a refresh_token with offline_access
+    // "Rotating refresh tokens ... a new refresh token is issued with each refresh"; an unknown one: "403 Forbidden ... invalid_grant"
+    "https://developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps/",
+  ],
+  tokenUrl: "https://auth.atlassian.com/oauth/token",
+  clientAuth: "body",
+  encoding: "json",
+  pkce: false,
+  refresh: "rotate",
+  authorize: { audience: "api.atlassian.com", prompt: "consent", scope: JIRA_SCOPES },
+  denied: { error: "access_denied", error_description: "User did not authorize the request" },
+  success: ({ access, refresh }) => ({ status: 200, body: { access_token: access, expires_in: 3600, token_type: "Bearer", refresh_token: refresh, scope: JIRA_SCOPES } }),
+  // Atlassian's page shows invalid_grant for a bad or used code and an unknown refresh token; a wrong client secret is answered in RFC 6749's words.
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "Unauthorized" } }
+      : kind === "bad_refresh"
+        ? { status: 403, body: { error: "invalid_grant", error_description: "Unknown or invalid refresh token." } }
+        : { status: 403, body: { error: "invalid_grant", error_description: "Invalid authorization code" } },
+  expect: { scope: JIRA_SCOPES, expiresIn: 3600 },
+};
+
+const ASANA_SCOPES = "users:read workspaces:read projects:read tasks:read tasks:write stories:write";
+
+export const asana: ProviderDoc = {
+  id: "asana",
+  docs: [
+    // Authorize: "https://app.asana.com/-/oauth_authorize?client_id=...&redirect_uri=...&response_type=code&state=...&scope=..."
+    // Token: "POST https://app.asana.com/-/oauth_token ... grant_type, client_id, client_secret, redirect_uri, code" (form body)
+    // Answer: "{ "access_token": "f6ds7fdsa69ags7ag9sd5a", "expires_in": 3600, "token_type": "bearer", "data": { "id": 4673218951, "gid": "4673218951", "name": "Greg Sanchez", "email": "gsanchez@example.com" }, "refresh_token": "hjkl325hjkl4325hj4kl32fjds" }"
+    // Refresh: the answer carries a new access_token and no refresh_token (the refresh token does not expire)
+    "https://developers.asana.com/docs/oauth",
+  ],
+  tokenUrl: "https://app.asana.com/-/oauth_token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: false,
+  refresh: "kept",
+  authorize: { scope: ASANA_SCOPES },
+  // Asana's page names the denial and the refusals by their RFC 6749 codes without quoting bodies; the texts below are RFC 6749's.
+  denied: { error: "access_denied", error_description: "The user denied the request" },
+  success: ({ grant, access, refresh }) => ({
+    status: 200,
+    body: {
+      access_token: access,
+      expires_in: 3600,
+      token_type: "bearer",
+      data: { id: 4673218951, gid: "4673218951", name: "Greg Sanchez", email: "gsanchez@example.com" },
+      ...(grant === "code" ? { refresh_token: refresh } : {}),
+    },
+  }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "The client credentials are invalid" } }
+      : kind === "bad_refresh"
+        ? { status: 400, body: { error: "invalid_grant", error_description: "The refresh token is invalid" } }
+        : { status: 400, body: { error: "invalid_grant", error_description: "The authorization code is invalid or expired" } },
+  expect: { expiresIn: 3600 },
+};
+
+export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist, microsoftOutlookMail, dropbox, box, jira, asana];
