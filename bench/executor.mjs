@@ -121,6 +121,8 @@ async function compare(ours, floor, { rounds, size, concurrency, warmup = 5, clo
   return { ours: median(oursTimes), floor: median(floorTimes), ratio: median(ratios) };
 }
 
+const fmtMs = (ms) => `${(ms * 1000).toFixed(0)} µs`;
+
 const verdict = (ratio, goal) => `${ratio.toFixed(3)}x (goal <= ${goal.toFixed(2)}x) ${ratio <= goal ? "ok" : "OVER"}`;
 
 export async function run() {
@@ -186,6 +188,21 @@ export async function run() {
         console.log(`${name}, concurrency ${concurrency}: executor.run ${(wall.ours * 1000).toFixed(0)} µs/run (${(cpu.ours * 1000).toFixed(0)} µs CPU), bare request + JSON.parse ${(wall.floor * 1000).toFixed(0)} µs/run (${(cpu.floor * 1000).toFixed(0)} µs CPU)`);
         console.log(`${name}, concurrency ${concurrency} ratio: wall ${verdict(wall.ratio, RATIO_GOAL)}; CPU ${verdict(cpu.ratio, RATIO_GOAL)}`);
       }
+    }
+
+    // Latency of single runs (concurrency 1), interleaved with the floor: the overhead a caller sees.
+    for (const [name, measured, floor] of [["github repos.list", ours, bare], ["slack conversations.list", oursSlack, bareSlack]]) {
+      const latencies = { ours: [], floor: [] };
+      for (let index = 0; index < 440; index += 1) {
+        for (const [side, fn] of index % 2 === 0 ? [["ours", measured], ["floor", floor]] : [["floor", floor], ["ours", measured]]) {
+          const start = performance.now();
+          await fn();
+          if (index >= 40) latencies[side].push(performance.now() - start);
+        }
+      }
+      const at = (list, q) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * q))];
+      const line = (q) => `p${Math.round(q * 100)} ${fmtMs(at(latencies.ours, q))} vs ${fmtMs(at(latencies.floor, q))} (overhead ${fmtMs(at(latencies.ours, q) - at(latencies.floor, q))})`;
+      console.log(`${name}, single runs, executor vs bare request + JSON.parse: ${line(0.5)}; ${line(0.99)}`);
     }
 
     const big = repositories(Math.ceil((1 * MB) / (list.length / 100)));
