@@ -62,6 +62,7 @@ const WHOLE_LISTS = new Set([
   "microsoft-onedrive permissions.list",
   "microsoft-teams teams.joined",
   "microsoft-teams channels.list",
+  "salesforce records.search",
 ]);
 /**
  * Lists a provider pages by page number or item offset alone, with no cursor, link or next

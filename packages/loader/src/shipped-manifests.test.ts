@@ -23,6 +23,7 @@ describe("the shipped manifests", () => {
     "microsoft-outlook-calendar events.decline",
     "microsoft-outlook-calendar events.cancel",
     "mailchimp members.tag", "mailchimp campaigns.schedule", "mailchimp campaigns.send",
+    "salesforce opportunities.move_stage",
   ]);
 
   it.each(manifestFiles.map(({ file }) => file))("%s has two reads, a write, and a pick on every op that answers JSON", (file) => {

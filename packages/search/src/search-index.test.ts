@@ -53,6 +53,7 @@ describe("relevance over the shipped manifests: the first result", () => {
     ["add contact to mailchimp audience", "mailchimp members.upsert"],
     ["log a note on a hubspot contact", "hubspot notes.create"],
     ["comment on an airtable record", "airtable comments.create"],
+    ["open a salesforce case", "salesforce cases.create"],
   ];
   it.each(cases)("%s -> %s", (query, expected) => {
     expect(first(query)).toBe(expected);
