@@ -1,4 +1,4 @@
-import { createHardenedDispatcher } from "@eleven-integrations/executor";
+import { createExecutor, createHardenedDispatcher } from "@eleven-integrations/executor";
 import type { Registry } from "@eleven-integrations/loader";
 import { ready } from "@eleven-integrations/grants";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -80,6 +80,9 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     revokeCounters: createWindowCounters({ windowMs: 60_000, maxKeys: 10_000 }),
     revokeGlobal: createWindowCounters({ windowMs: 60_000, maxKeys: 1 }),
     onRevocation: config.onRevocation,
+    onConnect: config.onConnect,
+    // No retries: the member is waiting on the callback, and a failed identity ends the connect.
+    executor: createExecutor({ registry, dispatcher, limits: { retries: 0, timeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS } }),
   };
   app.addHook("onClose", async () => context.refreshFlights.close());
   app.addHook("onReady", async () => {

@@ -13,8 +13,18 @@ export interface RecordedTokenRequest {
   params: Record<string, string>;
 }
 
+/** What the provider's API answers at the identity op's host (its documented example), when the manifest declares one. */
+export interface IdentityStandIn {
+  host: string;
+  response: { status: number; headers: Record<string, string>; body: unknown };
+}
+
 export interface ProviderStandIn {
   doc: ProviderDoc;
+  /** Every identity request: the path and the bearer it carried. */
+  identityRequests: { path: string; authorization: string | undefined }[];
+  /** Makes the identity host answer this status (401, 403, 503...) instead of the documented example, until undefined. */
+  setIdentityStatus(status: number | undefined): void;
   /** Routes the token host to the loopback server, verifying its certificate against the test CA. */
   dispatcher: Dispatcher;
   /** Every token request, in order. */
@@ -43,9 +53,12 @@ interface IssuedCode {
  * encoding it documents, one-use codes, PKCE where it documents PKCE, refresh
  * tokens (rotated or kept as documented), and its documented refusals.
  */
-export async function startProviderStandIn(doc: ProviderDoc, client: { clientId: string; clientSecret: string }): Promise<ProviderStandIn> {
+export async function startProviderStandIn(doc: ProviderDoc, client: { clientId: string; clientSecret: string }, identity?: IdentityStandIn): Promise<ProviderStandIn> {
   const tokenUrl = new URL(doc.tokenUrl);
-  const pems = await createTestCertificates([tokenUrl.hostname]);
+  const hosts = [...new Set([tokenUrl.hostname, ...(identity === undefined ? [] : [identity.host])])];
+  const pems = await createTestCertificates(hosts);
+  const identityRequests: { path: string; authorization: string | undefined }[] = [];
+  let identityStatus: number | undefined;
   const codes = new Map<string, IssuedCode>();
   const refreshTokens = new Set<string>();
   const requests: RecordedTokenRequest[] = [];
@@ -55,6 +68,14 @@ export async function startProviderStandIn(doc: ProviderDoc, client: { clientId:
   const app: FastifyInstance = Fastify({ https: { key: pems.key, cert: pems.cert } });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+  // The identity host: anything but the token endpoint gets the documented identity answer.
+  app.addHook("onRequest", async (request, reply) => {
+    const host = (request.headers.host ?? "").replace(/:\d+$/, "");
+    if (identity === undefined || host !== identity.host || (host === tokenUrl.hostname && request.url.split("?")[0] === tokenUrl.pathname)) return;
+    identityRequests.push({ path: request.url, authorization: request.headers.authorization });
+    if (identityStatus !== undefined) return reply.code(identityStatus).header("content-type", "application/json").send(JSON.stringify({ message: "refused" }));
+    return reply.code(identity.response.status).headers(identity.response.headers).send(JSON.stringify(identity.response.body));
+  });
   app.post(tokenUrl.pathname, async (request, reply) => {
     const contentType = String(request.headers["content-type"] ?? "");
     const params = parseBody(contentType, String(request.body ?? ""));
@@ -104,7 +125,7 @@ export async function startProviderStandIn(doc: ProviderDoc, client: { clientId:
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const port = (app.server.address() as AddressInfo).port;
-  const dispatcher = createLoopbackDispatcher(pems.ca, { [tokenUrl.hostname]: port });
+  const dispatcher = createLoopbackDispatcher(pems.ca, Object.fromEntries(hosts.map((host) => [host, port])));
 
   const redirectBack = (authorizeUrl: URL, query: Record<string, string>) => {
     const back = new URL(authorizeUrl.searchParams.get("redirect_uri") as string);
@@ -116,6 +137,8 @@ export async function startProviderStandIn(doc: ProviderDoc, client: { clientId:
 
   return {
     doc,
+    identityRequests,
+    setIdentityStatus: (status) => void (identityStatus = status),
     dispatcher,
     requests,
     issuedAccessTokens,

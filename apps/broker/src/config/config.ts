@@ -5,6 +5,7 @@ import type { BrokerLoggerOption } from "../http/logging.js";
 import type { RefreshLimiter, RefreshLimits } from "../state/refresh-limiter.js";
 import type { ServerTimeouts } from "../http/server-timeouts.js";
 import type { RevocationOutcome } from "../connect/provider-revocation.js";
+import type { ConnectEvent } from "../http/context.js";
 
 const MARKER = Symbol.for("eleven-integrations.error.BrokerConfigError");
 
@@ -59,6 +60,8 @@ export interface BrokerConfig {
   revocationLimits?: { perAddress?: number; global?: number };
   /** `POST /connect/:id/revoke` per minute, per client address and in all (defaults: 20 and 600). */
   revokeLimits?: { perAddress?: number; global?: number };
+  /** Called with each connect's outcome (span or metric hook); never given a token. */
+  onConnect?: (event: ConnectEvent) => void;
   /** Called with each revocation's outcome at the provider (metrics); never given the token. */
   onRevocation?: (event: { integration: string; outcome: RevocationOutcome }) => void;
   /** Replaces the in-process refresh limiter (a shared store when several brokers run); `refreshLimits` is then unused. */

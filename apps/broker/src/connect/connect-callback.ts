@@ -8,6 +8,7 @@ import { queryOf, single } from "../http/query.js";
 import { checkReturnTo, returnAddress } from "./return-to.js";
 import { sealTokens, tokenBundle } from "./token-bundle.js";
 import { classifyTokenFailure, exchangeCode, safeErrorCode } from "./token-exchange.js";
+import { identifyAccount } from "./connect-identity.js";
 
 /** Why a flow whose state opened did not end in tokens: the app shows the member one of these. */
 export type CallbackErrorCode = "access_denied" | "token_exchange_failed" | "provider_unavailable" | "invalid_callback";
@@ -49,6 +50,7 @@ export async function connectCallback(app: FastifyInstance): Promise<void> {
     checkReturnTo(state.returnTo, broker.allowedReturnTo);
     const fail = (code: CallbackErrorCode, reason: string): FastifyReply => {
       request.log.info({ integration: state.integration, code }, reason);
+      broker.onConnect?.({ integration: state.integration, outcome: { ok: false, code } });
       return reply.redirect(returnAddress(state.returnTo, "error", code), 302);
     };
 
@@ -82,8 +84,15 @@ export async function connectCallback(app: FastifyInstance): Promise<void> {
       const failure = classifyTokenFailure(error, request.log);
       return fail(failure === "refused" ? "token_exchange_failed" : "provider_unavailable", "the code exchange failed");
     }
-    const sealedTokens = sealTokens(tokenBundle(target, tokens), state.clientKey);
-    request.log.info({ integration: target.manifest.id }, "connected: tokens sealed to the member client");
+    const bundle = tokenBundle(target, tokens);
+    // Who the token is, asked right away: a token the provider will not say who it is never reaches the member.
+    const identity = await identifyAccount(broker.executor, target.manifest, bundle.access_token, undefined);
+    if (identity.kind === "refused") return fail("token_exchange_failed", `the provider refused the new token at its identity op (${identity.code})`);
+    if (identity.kind === "unavailable") return fail("provider_unavailable", `the provider's identity op did not answer usably (${identity.code})`);
+    if (identity.kind === "identified") bundle.account = { id: identity.account.id, name: identity.account.name };
+    const sealedTokens = sealTokens(bundle, state.clientKey);
+    broker.onConnect?.({ integration: target.manifest.id, outcome: { ok: true, identified: identity.kind === "identified" } });
+    request.log.info({ integration: target.manifest.id, identified: identity.kind === "identified" }, "connected: tokens sealed to the member client");
     return reply.redirect(returnAddress(state.returnTo, "tokens", sealedTokens), 302);
   });
 }

@@ -12,6 +12,9 @@ import { PROVIDERS, type ProviderDoc } from "../__fixtures__/provider-docs.js";
 import { startProviderStandIn, type ProviderStandIn } from "../__fixtures__/provider-stand-in.js";
 import { CLIENT_ID, CLIENT_SECRET, PUBLIC_URL, RETURN_TO, randomKey } from "../__fixtures__/test-registry.js";
 import type { TokenBundle } from "./token-bundle.js";
+import type { Manifest } from "@eleven-integrations/schema";
+import type { ConnectEvent } from "../http/context.js";
+import { identityExample } from "../__fixtures__/identity-examples.js";
 
 const CALLBACK = `${PUBLIC_URL}/connect/callback`;
 const shipped = loadRegistry(manifestFiles);
@@ -48,10 +51,11 @@ describe.each(PROVIDERS.map((doc) => [doc.id, doc] as const))("the shipped %s ma
   let standIn: ProviderStandIn;
   let app: FastifyInstance;
   let broker: string;
+  const connects: ConnectEvent[] = [];
 
   beforeAll(async () => {
-    standIn = await startProviderStandIn(doc, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
-    app = brokerFor(doc, standIn);
+    standIn = await startProviderStandIn(doc, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, identityExample(shipped.get(id) as Manifest));
+    app = brokerFor(doc, standIn, { onConnect: (event) => void connects.push(event) });
     await app.listen({ host: "127.0.0.1", port: 0 });
     broker = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
@@ -103,6 +107,12 @@ describe.each(PROVIDERS.map((doc) => [doc.id, doc] as const))("the shipped %s ma
     expect(bundle.expires_in).toBe(doc.expect.expiresIn);
     expect(bundle.fields).toEqual(doc.expect.fields);
     expect(typeof bundle.refresh_token).toBe(doc.refresh === undefined ? "undefined" : "string");
+    // The identity op ran with the new token right after the exchange, and its account is sealed.
+    const example = identityExample(manifest as Manifest);
+    expect(standIn.identityRequests.at(-1)?.authorization).toContain(bundle.access_token);
+    expect(bundle.account).toEqual(example?.account);
+    expect(bundle.account?.id).toMatch(/\S/);
+    expect(connects.at(-1)).toEqual({ integration: id, outcome: { ok: true, identified: true } });
 
     const sent = standIn.requests.at(-1);
     expect(sent?.contentType.startsWith(doc.encoding === "json" ? "application/json" : "application/x-www-form-urlencoded")).toBe(true);
@@ -115,6 +125,23 @@ describe.each(PROVIDERS.map((doc) => [doc.id, doc] as const))("the shipped %s ma
     }
     expect(sent?.params.code_verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(sent?.accept).toContain("application/json");
+  });
+
+  it("the identity op refusing the new token (401, 403) goes back as token_exchange_failed, failing (503) as provider_unavailable", async () => {
+    expect(identityExample(shipped.get(id) as Manifest), `${id}: a documented identity answer`).toBeDefined();
+    for (const [status, code] of [[401, "token_exchange_failed"], [403, "token_exchange_failed"], [503, "provider_unavailable"]] as const) {
+      standIn.setIdentityStatus(status);
+      try {
+        const browser = new Browser();
+        const back = await deliver(browser, standIn.consent(await start(browser)));
+        const fragment = fragmentOf(back.location);
+        expect(fragment.get("error"), `${status}`).toBe(code);
+        expect(fragment.get("tokens")).toBeNull();
+        expect(connects.at(-1)).toEqual({ integration: id, outcome: { ok: false, code } });
+      } finally {
+        standIn.setIdentityStatus(undefined);
+      }
+    }
   });
 
   // Providers without refresh (GitHub, Todoist): the first test checks that no refresh token is sealed.

@@ -14,6 +14,8 @@ export interface TokenBundle {
   scope?: string;
   /** The answer members the manifest's `bundle_fields` names (Stripe's `stripe_user_id`), keyed by their path. */
   fields?: Record<string, string | number | boolean>;
+  /** Who the token acts as, from the manifest's identity op run right after the exchange. */
+  account?: { id: string; name: string };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Executor } from "@eleven-integrations/executor";
 import type { Registry } from "@eleven-integrations/loader";
 import fastifyPlugin from "fastify-plugin";
 import type { OAuthApp } from "../config/config.js";
@@ -8,6 +9,12 @@ import type { RevocationList } from "../state/revocation-list.js";
 import type { WindowCounters } from "../state/window-counter.js";
 import type { RevocationOutcome } from "../connect/provider-revocation.js";
 import type { ServedRelease } from "../catalog/signed-release.js";
+
+/** How one connect ended: sealed (with or without an account), or the code the member was sent back with. */
+export interface ConnectEvent {
+  integration: string;
+  outcome: { ok: true; identified: boolean } | { ok: false; code: "access_denied" | "token_exchange_failed" | "provider_unavailable" | "invalid_callback" };
+}
 
 /** Everything the routes share, decorated on the instance as `app.broker`. */
 export interface BrokerContext {
@@ -44,6 +51,10 @@ export interface BrokerContext {
   readonly revokeLimits: { perAddress: number; global: number };
   readonly revokeCounters: WindowCounters;
   readonly revokeGlobal: WindowCounters;
+  /** Runs the manifests' identity ops right after each token exchange, through the broker's dispatcher. */
+  readonly executor: Executor;
+  /** Called with each connect's outcome (a hook for a span or metric; never sees a token). */
+  readonly onConnect: ((event: ConnectEvent) => void) | undefined;
   /** Called with each revocation's outcome at the provider (a hook for metrics; never sees the token). */
   readonly onRevocation: ((event: { integration: string; outcome: RevocationOutcome }) => void) | undefined;
 }
