@@ -45,7 +45,8 @@ describe("relevance over the shipped manifests: the first result", () => {
     ["post in a teams channel", "microsoft-teams channels.post"],
     ["list calendars", "google-calendar calendars.list"],
     ["append paragraph", "notion blocks.append"],
-    ["search pages", "notion pages.search"],
+    // Confluence searches pages too: this names the service.
+    ["search notion pages", "notion pages.search"],
     ["send an sms", "twilio messages.send"],
     ["open a zendesk ticket", "zendesk tickets.create"],
     ["reply to a customer", "intercom conversations.reply"],
@@ -118,7 +119,10 @@ describe("filters and shape", () => {
   });
 
   it("lists the categories with their counts", () => {
-    expect(index.categories()).toContainEqual(["development", 2]);
+    // Counted from the registry itself: the catalog grows (Bitbucket joined GitHub and GitLab).
+    const development = registry.integrations().filter((manifest) => manifest.category === "development").length;
+    expect(development).toBeGreaterThanOrEqual(2);
+    expect(index.categories()).toContainEqual(["development", development]);
     expect(index.categories().map(([category]) => category)).toEqual([...index.categories().map(([category]) => category)].sort());
   });
 });
