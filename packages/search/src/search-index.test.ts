@@ -45,8 +45,9 @@ describe("relevance over the shipped manifests: the first result", () => {
     ["post in a teams channel", "microsoft-teams channels.post"],
     ["list calendars", "google-calendar calendars.list"],
     ["append paragraph", "notion blocks.append"],
-    // Confluence searches pages too: this names the service.
+    // Notion and Confluence both search pages: these name the service.
     ["search notion pages", "notion pages.search"],
+    ["search confluence pages", "confluence pages.search"],
     ["send an sms", "twilio messages.send"],
     ["open a zendesk ticket", "zendesk tickets.create"],
     ["reply to a customer", "intercom conversations.reply"],
@@ -55,6 +56,19 @@ describe("relevance over the shipped manifests: the first result", () => {
     ["log a note on a hubspot contact", "hubspot notes.create"],
     ["comment on an airtable record", "airtable comments.create"],
     ["open a salesforce case", "salesforce cases.create"],
+    ["open a jira ticket", "jira issues.create"],
+    ["page the on-call", "pagerduty incidents.create"],
+    ["who is on call", "pagerduty oncalls.list"],
+    ["resolve incident", "pagerduty incidents.resolve"],
+    ["redeploy vercel", "vercel deployments.redeploy"],
+    ["roll back netlify", "netlify deploys.restore"],
+    ["create confluence page", "confluence pages.create"],
+    ["move trello card", "trello cards.move"],
+    ["complete asana task", "asana tasks.complete"],
+    ["reboot droplet", "digitalocean droplets.action"],
+    ["purge cache", "cloudflare cache.purge"],
+    ["rerun circleci workflow", "circleci workflows.rerun_failed"],
+    ["merge pull request bitbucket", "bitbucket pullrequests.merge"],
   ];
   it.each(cases)("%s -> %s", (query, expected) => {
     expect(first(query)).toBe(expected);
