@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createHardenedDispatcher } from "@eleven-integrations/executor";
-import { ready } from "@eleven-integrations/grants";
+import { ready, toBase64Url } from "@eleven-integrations/grants";
 import { Agent } from "undici";
 import Fastify, { type FastifyInstance } from "fastify";
 import { AuditLog } from "./audit/audit-log.js";
@@ -73,6 +73,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       botKeys: config.botKeys,
       trustedMembers: config.trustedMembers,
       audit,
+      auditKey: config.auditKey ?? toBase64Url(randomBytes(32)),
       inFlight,
     },
   });

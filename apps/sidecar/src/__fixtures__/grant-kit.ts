@@ -23,6 +23,8 @@ export const member: KeyPair = generateMemberKeys();
 export const bot: KeyPair = generateBotKeys();
 /** The member's GitHub token in every test grant: it must never reach a log or the audit file. */
 export const MEMBER_TOKEN = "ghp_memberTokenThatMustNeverBeLogged0123";
+/** The test apps' audit digest key (32 bytes, base64url). */
+export const AUDIT_KEY = "YXVkaXQta2V5LWZvci1zaWRlY2FyLXRlc3RzLTAwMDA";
 export const CALLER_TOKEN = "caller-token-that-must-never-be-logged-4567";
 
 export function manifestHash(integration: string): string {

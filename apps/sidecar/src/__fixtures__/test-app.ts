@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { MockAgent, type Dispatcher } from "undici";
 import { buildApp } from "../app.js";
 import type { AuditRecord } from "../audit/audit-log.js";
-import { bot, CALLER_TOKEN, member, registry, temporaryDirectory } from "./grant-kit.js";
+import { AUDIT_KEY, bot, CALLER_TOKEN, member, registry, temporaryDirectory } from "./grant-kit.js";
 import { captureLogs, type LogCapture } from "./log-capture.js";
 import { answerViolations } from "./openapi-answers.js";
 
@@ -35,6 +35,7 @@ export async function testApp(options: { dispatcher?: Dispatcher; trustedMembers
     trustedMembers: options.trustedMembers ?? [member.publicKey],
     callerToken: CALLER_TOKEN,
     auditFile,
+    auditKey: AUDIT_KEY,
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     logger: { level: "trace", stream: logs.stream },
   });

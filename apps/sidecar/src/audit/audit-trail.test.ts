@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { argsDigest } from "@eleven-integrations/grants";
+import { argsDigest, keyedArgsDigest } from "@eleven-integrations/grants";
 import Fastify from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "../app.js";
@@ -9,7 +9,7 @@ import { LiveRegistry } from "../registry/live-registry.js";
 import { LocalState } from "../state/local-state.js";
 import { sidecarContextPlugin } from "../http/context.js";
 import { runPlugin } from "../http/run-plugin.js";
-import { bot, confirmationFor, grantFor, member, MEMBER_TOKEN, opened, registry } from "../__fixtures__/grant-kit.js";
+import { AUDIT_KEY, bot, confirmationFor, grantFor, member, MEMBER_TOKEN, opened, registry } from "../__fixtures__/grant-kit.js";
 import { leakedSecrets } from "../__fixtures__/log-capture.js";
 import { authorized, mockProvider, testApp, type MockProvider, type TestApp } from "../__fixtures__/test-app.js";
 
@@ -49,7 +49,7 @@ describe("the audit trail of /v1/run", () => {
       integration: "github",
       op: "repos.list",
       access: "read",
-      args_digest: argsDigest({ sort: "created" }),
+      args_digest: keyedArgsDigest({ sort: "created" }, AUDIT_KEY),
       status: "ok",
       code: null,
       http_status: 200,
@@ -57,6 +57,23 @@ describe("the audit trail of /v1/run", () => {
     expect(Number.isNaN(Date.parse(line?.time ?? ""))).toBe(false);
     expect(line?.audit_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(line?.duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("keys args_digest so a reader of the file cannot guess the args back (review finding 13)", async () => {
+    // The attack: a realistic write's args come from a small space (owners, repos, a title
+    // template); whoever reads the audit file digests each guess and compares.
+    const secretArgs = { owner: "acme", repo: "payroll", title: "Raise for employee 1234" };
+    const grant = grantFor({ access: "write" });
+    await run({ grant, op: "issues.create", args: secretArgs });
+    const [line] = await harness.auditRecords();
+    const guesses: Record<string, string>[] = [];
+    for (const owner of ["acme", "octocat", "github"])
+      for (const repo of ["payroll", "hello-world", "website", "api", "docs", "infra"])
+        for (let employee = 1200; employee < 1300; employee += 1) guesses.push({ owner, repo, title: `Raise for employee ${employee}` });
+    expect(guesses).toHaveLength(1800);
+    expect(guesses.filter((guess) => argsDigest(guess) === line?.args_digest)).toEqual([]);
+    // Only with the sidecar's key does the right guess match.
+    expect(guesses.filter((guess) => keyedArgsDigest(guess, AUDIT_KEY) === line?.args_digest)).toEqual([secretArgs]);
   });
 
   it("records refusals, confirmation_required and invalid bodies: one line per call that reached the handler", async () => {
@@ -77,7 +94,7 @@ describe("the audit trail of /v1/run", () => {
       ["error", "invalid_body", null],
     ]);
     expect(records[0]).toMatchObject({ gid: null, member: null, integration: null, op: "repos.list", http_status: null });
-    expect(records[2]).toMatchObject({ gid: opened(writeGrant).gid, integration: "github", args_digest: argsDigest(ISSUE_ARGS) });
+    expect(records[2]).toMatchObject({ gid: opened(writeGrant).gid, integration: "github", args_digest: keyedArgsDigest(ISSUE_ARGS, AUDIT_KEY) });
     expect(records[5]).toMatchObject({ op: "repos.list", gid: null, args_digest: null });
     for (const record of records) expect(Object.keys(record)).toEqual(AUDIT_KEYS);
   });
@@ -114,6 +131,7 @@ function bareApp(audit: AuditSink) {
     botKeys: bot,
     trustedMembers: [member.publicKey],
     audit,
+    auditKey: AUDIT_KEY,
     inFlight: new Set<Promise<unknown>>(),
   };
   void app.register(sidecarContextPlugin, { context });

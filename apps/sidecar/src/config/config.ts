@@ -22,6 +22,13 @@ export interface SidecarConfig {
   /** Path of the audit log: created 0600 when missing, one JSON line appended per `/v1/run`. */
   auditFile: string;
   /**
+   * The key (32 bytes, unpadded base64url) of the audit lines' `args_digest`, a keyed
+   * BLAKE2b-256 of the args: without it the digest of a guess cannot be checked.
+   * `startSidecar` keeps it in the home folder (`audit-key`, 0600); without it,
+   * `buildApp` draws one per process (digests then differ across restarts).
+   */
+  auditKey?: string;
+  /**
    * Where consumed confirmations are journaled (0600), so one used just before a
    * restart stays used after it. Without it they are remembered in memory only.
    */

@@ -12,6 +12,8 @@ export interface SidecarContext extends Omit<RunFlowContext, "registry" | "execu
   /** The registry running now, and its executor: each request takes one snapshot and keeps it. */
   live: LiveRegistry;
   audit: AuditSink;
+  /** The key of the audit lines' `args_digest`. */
+  auditKey: string;
   /** Runs still being handled; shutdown waits for them before closing the audit log. */
   inFlight: Set<Promise<unknown>>;
 }

@@ -34,7 +34,7 @@ async function handleRun(body: unknown, reply: FastifyReply, context: SidecarCon
     const record = failedCallAuditRecord(wellFormedOp(body), "invalid_body", elapsedMs(started));
     return auditedAnswer(reply, context.audit, record, 400, httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
   }
-  const facts: RunFacts = initialFacts(parsed.value);
+  const facts: RunFacts = initialFacts(parsed.value, context.auditKey);
   const auditId = randomUUID();
   let outcome;
   // A write's `started` line is in the file and flushed before anything is sent; if it cannot be, nothing is.

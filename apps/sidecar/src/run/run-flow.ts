@@ -1,5 +1,5 @@
 import type { Executor } from "@eleven-integrations/executor";
-import { argsDigest, confirmDetails, GrantError, renderConfirm, verifyConfirmationAsync, type Grant, type GrantAccount, type GrantErrorCode } from "@eleven-integrations/grants";
+import { argsDigest, confirmDetails, keyedArgsDigest, GrantError, renderConfirm, verifyConfirmationAsync, type Grant, type GrantAccount, type GrantErrorCode } from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import { checkAccess } from "./access-check.js";
 import type { Refusal, RunAnswer } from "./answers.js";
@@ -26,6 +26,7 @@ export interface RunFacts {
   op: string;
   /** The op's access (`write` for a write attempted under a read grant). */
   access: "read" | "write" | null;
+  /** Keyed under the sidecar's audit key (`keyedArgsDigest`): a guess of the args cannot be checked against it. */
   args_digest: string;
   /** The account the grant's credential acts as, when the member's client named it. */
   account: GrantAccount | null;
@@ -43,8 +44,8 @@ const CONFIRM_NEXT_ACTION: Partial<Record<GrantErrorCode, string>> = {
 };
 
 /** What is known of a run before any check: filled in as the checks learn more, so even a failure is audited with it. */
-export function initialFacts(body: RunBody): RunFacts {
-  return { gid: null, member: null, integration: null, op: body.op, access: null, args_digest: argsDigest(body.args ?? {}), account: null };
+export function initialFacts(body: RunBody, auditKey: string): RunFacts {
+  return { gid: null, member: null, integration: null, op: body.op, access: null, args_digest: keyedArgsDigest(body.args ?? {}, auditKey), account: null };
 }
 
 function confirmLine(operation: CompiledOperation, args: Record<string, string>): string {
@@ -113,7 +114,8 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
           op: body.op,
           confirm: line,
           details: confirmDetails(operation.confirm ?? operation.label, args),
-          args_digest: facts.args_digest,
+          // The bot's answer carries the plain digest (the bot has the args); the audit line the keyed one.
+          args_digest: argsDigest(args),
           gid: grant.gid,
         },
         facts,

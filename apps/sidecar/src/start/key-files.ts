@@ -8,7 +8,7 @@ const SECRET_MODE = 0o600;
 const CALLER_TOKEN = /^[\x21-\x7e]{16,1024}$/;
 
 /** Reads a file, checking the opened file itself (not the path) so a swap between check and read changes nothing. */
-async function readOwnFile(path: string, refusedModeBits: number, what: string): Promise<string | undefined> {
+export async function readOwnFile(path: string, refusedModeBits: number, what: string): Promise<string | undefined> {
   let handle;
   try {
     // Never through a symlink planted in the home folder (O_NOFOLLOW: ELOOP).
@@ -36,7 +36,7 @@ async function readOwnFile(path: string, refusedModeBits: number, what: string):
 }
 
 /** Creates a 0600 file, never replacing one; false when another process created it first. */
-async function createSecretFile(path: string, text: string): Promise<boolean> {
+export async function createSecretFile(path: string, text: string): Promise<boolean> {
   try {
     await writeFile(path, text, { mode: SECRET_MODE, flag: "wx" });
     return true;

@@ -12,6 +12,8 @@ export interface SidecarFiles {
   trustedMembersFile: string;
   /** One JSON line per run, mode 0600. */
   auditFile: string;
+  /** The key of the audit lines' `args_digest`, mode 0600. */
+  auditKeyFile: string;
   /** Confirmations consumed and not yet expired, mode 0600. */
   replayFile: string;
   /** Grants their members revoked, until they expire, mode 0600 (without Redis). */
@@ -33,6 +35,7 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     callerTokenFile: join(dir, "caller-token"),
     trustedMembersFile: join(dir, "trusted-members.json"),
     auditFile: join(dir, "audit.log"),
+    auditKeyFile: join(dir, "audit-key"),
     replayFile: join(dir, "replay.log"),
     revocationFile: join(dir, "revocations.log"),
     registryCacheFile: join(dir, "registry-release.json"),

@@ -9,6 +9,7 @@ import { buildApp } from "../app.js";
 import type { ExecutorLimits, SidecarLoggerOption } from "../config/config.js";
 import type { RateLimits } from "../state/shared-state.js";
 import { checkHomeFolder } from "./home-folder.js";
+import { loadOrCreateAuditKey } from "./audit-key-file.js";
 import { loadOrCreateBotKeys, loadOrCreateCallerToken, loadTrustedMembers } from "./key-files.js";
 import { SidecarStartError } from "./start-error.js";
 import { sidecarFiles, type SidecarFiles } from "./sidecar-files.js";
@@ -99,6 +100,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
   await ready();
   const { keys } = await loadOrCreateBotKeys(files.botKeyFile);
   const { token } = await loadOrCreateCallerToken(files.callerTokenFile);
+  const { key: auditKey } = await loadOrCreateAuditKey(files.auditKeyFile);
   const trustedMembers = await loadTrustedMembers(files.trustedMembersFile);
   if (socketPath !== undefined) await prepareSocketPath(socketPath);
 
@@ -108,6 +110,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     trustedMembers: trustedMembers ?? [],
     callerToken: token,
     auditFile: files.auditFile,
+    auditKey,
     replayFile: files.replayFile,
     revocationFile: files.revocationFile,
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
