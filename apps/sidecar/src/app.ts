@@ -18,6 +18,7 @@ import { identityPlugin } from "./http/identity-plugin.js";
 import { openapiPlugin } from "./http/openapi-plugin.js";
 import { opsPlugin } from "./http/ops-plugin.js";
 import { revokePlugin } from "./http/revoke-plugin.js";
+import { whoamiPlugin } from "./http/whoami-plugin.js";
 import { runPlugin } from "./http/run-plugin.js";
 import { searchPlugin } from "./http/search-plugin.js";
 import { serverTimeoutOptions } from "./http/server-timeouts.js";
@@ -82,6 +83,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   void app.register(searchPlugin);
   void app.register(runPlugin);
   void app.register(revokePlugin);
+  void app.register(whoamiPlugin);
   void app.register(openapiPlugin);
 
   let sync: RegistrySync | undefined;
