@@ -481,4 +481,58 @@ export const asana: ProviderDoc = {
   expect: { expiresIn: 3600 },
 };
 
-export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist, microsoftOutlookMail, dropbox, box, jira, asana];
+const ZOOM_SCOPES = "user:read:user meeting:read:list_meetings meeting:read:meeting meeting:read:invitation meeting:write:meeting meeting:update:meeting meeting:delete:meeting meeting:read:list_past_participants cloud_recording:read:list_user_recordings";
+
+export const zoom: ProviderDoc = {
+  id: "zoom",
+  docs: [
+    // "POST https://zoom.us/oauth/token ... Authorization: Basic base64(Client_ID:Client_Secret) ... Content-Type: application/x-www-form-urlencoded
+    //  grant_type=authorization_code, code, redirect_uri, code_verifier (if PKCE)"
+    // "{ "access_token": "eyJ...", "token_type": "bearer", "refresh_token": "eyJ...", "expires_in": 3599, "scope": "user:read:user", "api_url": "https://api.zoom.us" }"
+    // Refresh: "grant_type=refresh_token ... The response includes a new refresh token; the old one is no longer valid."
+    // Errors: 400 { "reason": "Invalid authorization code", "error": "invalid_grant" }; 401 { "reason": "Invalid client_id or client_secret", "error": "invalid_client" }
+    "https://developers.zoom.us/docs/integrations/oauth/",
+  ],
+  tokenUrl: "https://zoom.us/oauth/token",
+  clientAuth: "basic",
+  encoding: "form",
+  pkce: true,
+  refresh: "rotate",
+  authorize: { scope: ZOOM_SCOPES },
+  denied: { error: "access_denied" },
+  success: ({ access, refresh }) => ({ status: 200, body: { access_token: access, token_type: "bearer", refresh_token: refresh, expires_in: 3599, scope: ZOOM_SCOPES, api_url: "https://api.zoom.us" } }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { reason: "Invalid client_id or client_secret", error: "invalid_client" } }
+      : { status: 400, body: { reason: kind === "bad_refresh" ? "Invalid Token!" : "Invalid authorization code", error: "invalid_grant" } },
+  expect: { scope: ZOOM_SCOPES, expiresIn: 3599 },
+};
+
+const AIRTABLE_SCOPES = "data.records:read data.records:write data.recordComments:read data.recordComments:write schema.bases:read user.email:read";
+
+export const airtable: ProviderDoc = {
+  id: "airtable",
+  docs: [
+    // Authorize: "code_challenge (required) ... code_challenge_method (required) S256"; "scope: a space delimited list of scopes"
+    // Token: "POST https://airtable.com/oauth2/v1/token, Content-Type: application/x-www-form-urlencoded ... If your integration has a
+    //  client secret: Authorization: Basic base64(client_id:client_secret)"; body code, redirect_uri, grant_type, code_verifier
+    // "{ "access_token": "...", "refresh_token": "...", "token_type": "Bearer", "scope": "...", "expires_in": 3600, "refresh_expires_in": 5184000 }"
+    // Refresh: "a new refresh token is returned ... the old refresh token is invalidated"; errors are RFC 6749 { "error": "invalid_grant", "error_description": ... }
+    "https://airtable.com/developers/web/api/oauth-reference",
+  ],
+  tokenUrl: "https://airtable.com/oauth2/v1/token",
+  clientAuth: "basic",
+  encoding: "form",
+  pkce: true,
+  refresh: "rotate",
+  authorize: { scope: AIRTABLE_SCOPES },
+  denied: { error: "access_denied", error_description: "The user denied the request" },
+  success: ({ access, refresh }) => ({ status: 200, body: { access_token: access, refresh_token: refresh, token_type: "Bearer", scope: AIRTABLE_SCOPES, expires_in: 3600, refresh_expires_in: 5184000 } }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "client authentication failed" } }
+      : { status: 400, body: { error: "invalid_grant", error_description: "The provided authorization grant is invalid, expired, or revoked" } },
+  expect: { scope: AIRTABLE_SCOPES, expiresIn: 3600 },
+};
+
+export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist, microsoftOutlookMail, dropbox, box, jira, asana, zoom, airtable];
