@@ -224,18 +224,19 @@ function objectCheck(node: ZodNodeLike, seen: Map<ZodNodeLike, Validator>): Vali
   const validators = names.map((name) => compileNode(shape[name] as ZodNodeLike, seen));
   // A name Object.prototype also has (`constructor`) is read only when the value holds it.
   const inherited = names.map((name) => name in Object.prototype);
-  const declared: Record<string, true> = Object.create(null);
-  for (const name of names) declared[name] = true;
   const count = names.length;
   return (value) => {
     if (!isPlainObject(value)) return false;
-    // Any key the shape does not declare: strict objects refuse it, others strip it; either way not as it is.
-    for (const name in value) if (declared[name] !== true) return false;
+    let keys = 0;
+    for (const _name in value) keys += 1;
+    let present = 0;
     for (let index = 0; index < count; index += 1) {
       const name = names[index] as string;
       const item = inherited[index] === true && !Object.hasOwn(value, name) ? undefined : value[name];
+      if (item !== undefined) present += 1;
       if (!(validators[index] as Validator)(item)) return false;
     }
-    return true;
+    // A key the shape does not declare (strict objects refuse it, others strip it; a `__proto__` key among them), or one holding undefined: not as it is.
+    return present === keys;
   };
 }
