@@ -23,6 +23,7 @@ import { runPlugin } from "./http/run-plugin.js";
 import { searchPlugin } from "./http/search-plugin.js";
 import { serverTimeoutOptions } from "./http/server-timeouts.js";
 import { RegistrySync } from "./registry/registry-sync.js";
+import { HighWaterMark } from "./registry/high-water-mark.js";
 import { registrySyncSettings } from "./registry/registry-sync-config.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
@@ -48,7 +49,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   const dispatcher = config.dispatcher ?? createHardenedDispatcher();
   const live = new LiveRegistry(
     config.registry,
-    { hash: config.registry.hash, sequence: 0, source: "embedded", synced_at: null },
+    { hash: config.registry.hash, sequence: config.embeddedSequence ?? 0, source: "embedded", synced_at: null },
     { dispatcher, limits: config.limits, pageKey: config.pageKey ?? randomBytes(32) },
   );
   const audit = new AuditLog(config.auditFile);
@@ -98,6 +99,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       ...syncSettings,
       dispatcher: config.registryDispatcher ?? (syncDispatcher as Agent),
       cacheFile: config.registryCacheFile,
+      highWater: config.registryHighWaterFile === undefined ? undefined : new HighWaterMark(config.registryHighWaterFile),
       live,
       log: app.log,
     });

@@ -69,6 +69,14 @@ export interface SidecarConfig {
    * sequence is above the running one and whose manifests all load.
    */
   registryUrl?: string;
+  /**
+   * The release sequence the embedded `registry` was published as (`embeddedReleaseSequence`;
+   * `startSidecar` reads it from the manifests package's signed release). Default 0. A release
+   * at or below it is a rollback, even on a fresh home with no cache.
+   */
+  embeddedSequence?: number;
+  /** Where the newest release ever run is kept, apart from the cache (0600). `startSidecar` puts it in the home folder. */
+  registryHighWaterFile?: string;
   /** Trusted release public keys (Ed25519, unpadded base64url); required with `registryUrl`. */
   registryKeys?: string[];
   /** Milliseconds between two syncs; default 60 000, at least 100. */

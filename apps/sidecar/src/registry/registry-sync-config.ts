@@ -6,6 +6,8 @@ export const DEFAULT_REGISTRY_SYNC_MS = 60_000;
 export const MIN_REGISTRY_SYNC_MS = 100;
 export const DEFAULT_REGISTRY_FETCH_TIMEOUT_MS = 30_000;
 
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
 const RELEASE_KEY = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
 export interface RegistrySyncSettings {
@@ -30,6 +32,8 @@ export function registrySyncSettings(config: SidecarConfig): RegistrySyncSetting
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw invalid("registryUrl must be an http or https URL");
   if (url.username !== "" || url.password !== "") throw invalid("registryUrl must not hold user info");
+  // Plain http only on this machine: anywhere else whoever is on the path could hold back every new release (and its revocations' broker).
+  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) throw invalid("registryUrl must be https unless it is on loopback (127.0.0.1, [::1], localhost)");
   const keys = config.registryKeys ?? [];
   if (keys.length === 0) throw invalid("registryKeys is required with registryUrl: a release is trusted only for a trusted key's signature");
   keys.forEach((key, index) => {

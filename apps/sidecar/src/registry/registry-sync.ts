@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Dispatcher } from "undici";
 import { acceptRelease, short } from "./release-acceptance.js";
 import { fetchRelease } from "./release-fetch.js";
+import type { HighWaterMark } from "./high-water-mark.js";
 import type { LiveRegistry, RegistryInfo } from "./live-registry.js";
 import { SyncRefusal, type SyncRefusalReason } from "./sync-refusal.js";
 
@@ -19,6 +20,8 @@ export interface RegistrySyncOptions {
   timeoutMs: number;
   live: LiveRegistry;
   log: FastifyBaseLogger;
+  /** The newest release ever run, kept apart from the cache (`registry-high-water`); none when undefined. */
+  highWater?: HighWaterMark | undefined;
 }
 
 export type SyncOutcome =
@@ -49,6 +52,7 @@ export class RegistrySync {
    */
   async loadCache(): Promise<void> {
     const { cacheFile, live, log } = this.#options;
+    await this.#options.highWater?.load();
     if (cacheFile === undefined) return;
     let bytes: Buffer;
     let mtime: Date;
@@ -70,8 +74,9 @@ export class RegistrySync {
     }
     const current = live.current();
     try {
-      const accepted = acceptRelease(bytes, { keys: this.#options.keys, maxBytes: this.#options.maxBytes, running: current.registry, info: current.info });
+      const accepted = acceptRelease(bytes, { keys: this.#options.keys, maxBytes: this.#options.maxBytes, running: current.registry, info: current.info, highWater: this.#options.highWater?.mark });
       if (accepted === undefined) return;
+      await this.#options.highWater?.raise({ sequence: accepted.release.sequence, hash: accepted.registry.hash });
       live.swap(accepted.registry, { hash: accepted.registry.hash, sequence: accepted.release.sequence, source: "synced", synced_at: mtime.toISOString() });
       log.info(`running the cached registry release ${accepted.release.sequence} (registry ${short(accepted.registry.hash)}) from ${cacheFile}`);
     } catch (error) {
@@ -112,12 +117,19 @@ export class RegistrySync {
     try {
       const fetched = await fetchRelease(url, { dispatcher: this.#options.dispatcher, etag: this.#etag, maxBytes: this.#options.maxBytes, timeoutMs: this.#options.timeoutMs });
       if (fetched.kind === "not_modified") return { status: "unchanged" };
-      const accepted = acceptRelease(fetched.bytes, { keys: this.#options.keys, maxBytes: this.#options.maxBytes, running: current.registry, info: current.info });
+      const accepted = acceptRelease(fetched.bytes, {
+        keys: this.#options.keys,
+        maxBytes: this.#options.maxBytes,
+        running: current.registry,
+        info: current.info,
+        highWater: this.#options.highWater?.mark,
+      });
       if (accepted === undefined) {
         this.#etag = fetched.etag;
         return { status: "unchanged" };
       }
       // Saved before the swap, so a crash right after it still restarts on this release.
+      await this.#options.highWater?.raise({ sequence: accepted.release.sequence, hash: accepted.registry.hash });
       await this.#saveCache(fetched.bytes);
       const { registry, release } = accepted;
       live.swap(registry, { hash: registry.hash, sequence: release.sequence, source: "synced", synced_at: new Date().toISOString() });

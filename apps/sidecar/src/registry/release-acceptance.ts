@@ -1,6 +1,7 @@
 import { ReleaseError, verifyRelease, type ReleaseBody } from "@eleven-integrations/grants";
 import { loadRegistryFromRelease, RegistryError, type Registry } from "@eleven-integrations/loader";
 import type { RegistryInfo } from "./live-registry.js";
+import type { HighWater } from "./high-water-mark.js";
 import { SyncRefusal } from "./sync-refusal.js";
 
 export interface AcceptedRelease {
@@ -17,7 +18,7 @@ export interface AcceptedRelease {
  */
 export function acceptRelease(
   bytes: Uint8Array,
-  options: { keys: readonly string[]; maxBytes: number; running: Registry; info: RegistryInfo },
+  options: { keys: readonly string[]; maxBytes: number; running: Registry; info: RegistryInfo; highWater?: HighWater | undefined },
 ): AcceptedRelease | undefined {
   let release: ReleaseBody;
   try {
@@ -32,6 +33,14 @@ export function acceptRelease(
     throw new SyncRefusal(
       "rollback",
       `release ${release.sequence} (registry ${short(release.hash)}) is not above the running release ${info.sequence}: an older release is never run again`,
+    );
+  }
+  // The newest release ever run here, kept apart from the cache: nothing older runs again, nor another registry at its sequence.
+  const mark = options.highWater;
+  if (mark !== undefined && (release.sequence < mark.sequence || (release.sequence === mark.sequence && release.hash !== mark.hash))) {
+    throw new SyncRefusal(
+      "rollback",
+      `release ${release.sequence} (registry ${short(release.hash)}) is below the newest release this sidecar ran (${mark.sequence}, registry ${short(mark.hash)}): an older release is never run again`,
     );
   }
   try {

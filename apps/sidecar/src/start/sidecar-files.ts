@@ -20,6 +20,8 @@ export interface SidecarFiles {
   revocationFile: string;
   /** The last good signed registry release, mode 0600 (when following a broker). */
   registryCacheFile: string;
+  /** The newest registry release ever run, mode 0600 (when following a broker). */
+  registryHighWaterFile: string;
 }
 
 /** `~/.eleven-sidecar`, where a sidecar keeps its files unless told otherwise. */
@@ -39,5 +41,6 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     replayFile: join(dir, "replay.log"),
     revocationFile: join(dir, "revocations.log"),
     registryCacheFile: join(dir, "registry-release.json"),
+    registryHighWaterFile: join(dir, "registry-high-water"),
   };
 }

@@ -2,13 +2,14 @@ import { mkdir } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { ready } from "@eleven-integrations/grants";
 import { loadRegistry, type Registry } from "@eleven-integrations/loader";
-import { manifestFiles } from "@eleven-integrations/manifests";
+import { manifestFiles, signedRegistryFile } from "@eleven-integrations/manifests";
 import type { FastifyInstance } from "fastify";
 import type { Dispatcher } from "undici";
 import { buildApp } from "../app.js";
 import type { ExecutorLimits, SidecarLoggerOption } from "../config/config.js";
 import type { RateLimits } from "../state/shared-state.js";
 import { checkHomeFolder } from "./home-folder.js";
+import { embeddedReleaseSequence } from "../registry/embedded-sequence.js";
 import { loadOrCreateAuditKey } from "./audit-key-file.js";
 import { loadOrCreateBotKeys, loadOrCreateCallerToken, loadTrustedMembers } from "./key-files.js";
 import { SidecarStartError } from "./start-error.js";
@@ -104,8 +105,10 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
   const trustedMembers = await loadTrustedMembers(files.trustedMembersFile);
   if (socketPath !== undefined) await prepareSocketPath(socketPath);
 
+  const registry = options.registry ?? loadRegistry(manifestFiles);
   const app = buildApp({
-    registry: options.registry ?? loadRegistry(manifestFiles),
+    registry,
+    embeddedSequence: options.registry === undefined ? embeddedReleaseSequence(registry, signedRegistryFile) : 0,
     botKeys: keys,
     trustedMembers: trustedMembers ?? [],
     callerToken: token,
@@ -118,7 +121,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
-    ...(options.registryUrl === undefined ? {} : { registryUrl: options.registryUrl, registryCacheFile: files.registryCacheFile }),
+    ...(options.registryUrl === undefined ? {} : { registryUrl: options.registryUrl, registryCacheFile: files.registryCacheFile, registryHighWaterFile: files.registryHighWaterFile }),
     ...(options.registryKeys === undefined ? {} : { registryKeys: options.registryKeys }),
     ...(options.registrySyncMs === undefined ? {} : { registrySyncMs: options.registrySyncMs }),
     ...(options.registryDispatcher === undefined ? {} : { registryDispatcher: options.registryDispatcher }),
