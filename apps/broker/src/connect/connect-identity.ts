@@ -1,4 +1,4 @@
-import { accountFromIdentity, type Account, type Executor } from "@eleven-integrations/executor";
+import { accountFromIdentity, resolveBase, type Account, type Executor } from "@eleven-integrations/executor";
 import type { Manifest } from "@eleven-integrations/schema";
 
 /**
@@ -11,6 +11,8 @@ import type { Manifest } from "@eleven-integrations/schema";
 export type IdentityOutcome =
   | { kind: "identified"; account: Account }
   | { kind: "not_declared" }
+  /** The identity op's host names a tenant this flow does not know (Atlassian's cloud id is found after the token): asked later, with the grant's connection. */
+  | { kind: "needs_connection" }
   | { kind: "refused"; code: string }
   | { kind: "unavailable"; code: string };
 
@@ -25,6 +27,7 @@ export async function identifyAccount(
 ): Promise<IdentityOutcome> {
   const op = manifest.auth.identity;
   if (op === undefined) return { kind: "not_declared" };
+  if (!resolveBase(manifest, connection).ok) return { kind: "needs_connection" };
   const envelope = await executor.run({ integration: manifest.id, op, credential: { token, kind: "oauth" }, connection });
   if (envelope.status === "error") return REFUSED.has(envelope.error.code) ? { kind: "refused", code: envelope.error.code } : { kind: "unavailable", code: envelope.error.code };
   const account = accountFromIdentity(manifest, envelope);

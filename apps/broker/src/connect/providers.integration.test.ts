@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { generateBotKeys, openSealed, ready } from "@eleven-integrations/grants";
-import { loadRegistry } from "@eleven-integrations/loader";
+import { loadRegistry, resolveBase } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
@@ -36,6 +36,11 @@ function brokerFor(doc: ProviderDoc, standIn: ProviderStandIn, overrides: Partia
     logger: false,
     ...overrides,
   });
+}
+
+/** A manifest whose API host names a tenant the connect flow does not learn (Jira's cloud id). */
+function needsTenant(manifest: Manifest): boolean {
+  return !resolveBase(manifest, undefined).ok;
 }
 
 function openBundle(sealed: string): TokenBundle {
@@ -109,10 +114,17 @@ describe.each(PROVIDERS.map((doc) => [doc.id, doc] as const))("the shipped %s ma
     expect(typeof bundle.refresh_token).toBe(doc.refresh === undefined ? "undefined" : "string");
     // The identity op ran with the new token right after the exchange, and its account is sealed.
     const example = identityExample(manifest as Manifest);
-    expect(standIn.identityRequests.at(-1)?.authorization).toContain(bundle.access_token);
-    expect(bundle.account).toEqual(example?.account);
-    expect(bundle.account?.id).toMatch(/\S/);
-    expect(connects.at(-1)).toEqual({ integration: id, outcome: { ok: true, identified: true } });
+    if (needsTenant(manifest as Manifest)) {
+      // The tenant (Atlassian's cloud id) is not known at the callback: no identity call, no account; the sidecar's whoami asks later.
+      expect(standIn.identityRequests).toHaveLength(0);
+      expect(bundle.account).toBeUndefined();
+      expect(connects.at(-1)).toEqual({ integration: id, outcome: { ok: true, identified: false } });
+    } else {
+      expect(standIn.identityRequests.at(-1)?.authorization).toContain(bundle.access_token);
+      expect(bundle.account).toEqual(example?.account);
+      expect(bundle.account?.id).toMatch(/\S/);
+      expect(connects.at(-1)).toEqual({ integration: id, outcome: { ok: true, identified: true } });
+    }
 
     const sent = standIn.requests.at(-1);
     expect(sent?.contentType.startsWith(doc.encoding === "json" ? "application/json" : "application/x-www-form-urlencoded")).toBe(true);
@@ -129,6 +141,7 @@ describe.each(PROVIDERS.map((doc) => [doc.id, doc] as const))("the shipped %s ma
 
   it("the identity op refusing the new token (401, 403) goes back as token_exchange_failed, failing (503) as provider_unavailable", async () => {
     expect(identityExample(shipped.get(id) as Manifest), `${id}: a documented identity answer`).toBeDefined();
+    if (needsTenant(shipped.get(id) as Manifest)) return;
     for (const [status, code] of [[401, "token_exchange_failed"], [403, "token_exchange_failed"], [503, "provider_unavailable"]] as const) {
       standIn.setIdentityStatus(status);
       try {
