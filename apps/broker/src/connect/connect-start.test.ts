@@ -69,10 +69,11 @@ describe("GET /connect/:id/start", () => {
     expect(parameters.has("scope")).toBe(false);
   });
 
-  it("accepts an allowed native-app return_to", async () => {
+  it("accepts an allowed native-app return_to, showing the confirmation page first (finding 5)", async () => {
     app = testApp().app;
     const response = await app.inject({ method: "GET", url: url("testauth", { client_key: clientKey, return_to: "com.example.app:/connected" }) });
-    expect(response.statusCode).toBe(302);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('action="/connect/testauth/start/confirm"');
   });
 
   it("refuses a client_key that is missing, repeated, malformed, the wrong size or unusable, before anything else", async () => {
