@@ -52,7 +52,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     { hash: config.registry.hash, sequence: config.embeddedSequence ?? 0, source: "embedded", synced_at: null },
     { dispatcher, limits: config.limits, pageKey: config.pageKey ?? randomBytes(32) },
   );
-  const audit = new AuditLog(config.auditFile);
+  const audit = new AuditLog(config.auditFile, config.auditRotateBytes === undefined ? {} : { rotateBytes: config.auditRotateBytes });
   let lastRedisWarning = 0;
   const state =
     config.state ??

@@ -3,6 +3,7 @@ import { chmod, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promis
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AuditLog, type AuditRecord } from "./audit-log.js";
+import { GENESIS_PREV, lineHash } from "./audit-chain.js";
 import { temporaryDirectory } from "../__fixtures__/grant-kit.js";
 
 function record(index: number): AuditRecord {
@@ -94,7 +95,7 @@ describe("AuditLog", () => {
     const log = new AuditLog(path);
     await log.append(record(1));
     expect((await stat(path)).mode & 0o777).toBe(0o600);
-    expect(await lines(path)).toEqual(['{"earlier":true}', JSON.stringify(record(1))]);
+    expect(await lines(path)).toEqual(['{"earlier":true}', JSON.stringify({ ...record(1), prev: lineHash('{"earlier":true}') })]);
     await log.close();
   });
 
@@ -121,7 +122,7 @@ describe("AuditLog", () => {
     await expect(log.append(record(1))).rejects.toMatchObject({ code: "ENOENT" });
     await mkdir(join(dir, "missing-dir"));
     await log.append(record(2));
-    expect(await lines(path)).toEqual([JSON.stringify(record(2))]);
+    expect(await lines(path)).toEqual([JSON.stringify({ ...record(2), prev: GENESIS_PREV })]);
     await log.close();
   });
 

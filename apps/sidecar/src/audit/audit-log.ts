@@ -1,5 +1,6 @@
-import { constants, fdatasyncSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fdatasyncSync, fstatSync, openSync, renameSync, writeSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
+import { chainHead, lineHash, rotatedName } from "./audit-chain.js";
 
 /** One line of the audit file: what ran, for whom, and how it ended. Never a token, arg value or response body. */
 export interface AuditRecord {
@@ -26,6 +27,20 @@ export interface AuditRecord {
   duration_ms: number;
 }
 
+/** A line as the file holds it: the record and `prev`, the hex SHA-256 of the line before it (see audit-chain.ts). */
+export type ChainedAuditRecord = AuditRecord & { prev: string };
+
+export interface AuditLogOptions {
+  /** The file operations (tests inject a failing write). */
+  io?: AuditIo;
+  /**
+   * Rotate when a line would take the file past this many bytes: the file is renamed
+   * `<file>.<UTC time>` and a fresh one started whose first line's `prev` is the hash
+   * of the renamed file's last line. Unset: never rotated.
+   */
+  rotateBytes?: number;
+}
+
 export interface AppendOptions {
   /** Flush the line to the disk (`fdatasync`) before resolving: a write's lines survive a power cut. */
   durable?: boolean;
@@ -49,6 +64,7 @@ const systemIo: AuditIo = {
 };
 
 const FILE_MODE = 0o600;
+const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = constants;
 
 /**
  * An append-only JSON-lines file, mode 0600. `append` resolves once its line
@@ -69,16 +85,35 @@ export class AuditLog implements AuditSink {
   /** A write failed part way: the next line starts on a fresh line, so the torn one never swallows it. */
   private torn = false;
   private readonly io: AuditIo;
+  private readonly rotateBytes: number | undefined;
+  /** The hash of the last line written (the next line's `prev`), read from the file(s) when it opens. */
+  private prev = "";
+  /** The file's size as this log wrote it, for rotation. */
+  private size = 0;
+  /** The descriptor lines go to: the opened handle's, or a rotated-in file's. */
+  private fd: number | undefined;
+  /** Descriptors of files opened by rotation, closed with the log. */
+  private rotatedFd: number | undefined;
 
-  constructor(path: string, io: AuditIo = systemIo) {
+  constructor(path: string, options: AuditLogOptions | AuditIo = {}) {
     this.path = path;
-    this.io = io;
+    const settings: AuditLogOptions = "write" in options ? { io: options } : options;
+    this.io = settings.io ?? systemIo;
+    this.rotateBytes = settings.rotateBytes;
+  }
+
+  /** The hash of the last line written: what `integrations audit verify` prints for this file. */
+  get head(): string {
+    return this.prev;
   }
 
   /** Opens (creating 0600, or narrowing to 0600) the file; refuses anything but a regular file. */
   open(): Promise<FileHandle> {
     this.handle ??= openAuditFile(this.path).then(
       (handle) => {
+        this.prev = chainHead(this.path);
+        this.size = fstatSync(handle.fd).size;
+        this.fd = handle.fd;
         this.opened = handle;
         return handle;
       },
@@ -94,10 +129,9 @@ export class AuditLog implements AuditSink {
   /** Resolves once the line is in the file; rejects when it could not be written or the log is closed. */
   append(record: AuditRecord, options: AppendOptions = {}): Promise<void> {
     if (this.closing) return Promise.reject(new Error("the audit log is closed"));
-    const line = `${JSON.stringify(record)}\n`;
     const durable = options.durable === true;
-    if (this.opened !== undefined) return this.write(this.opened, line, durable);
-    return this.open().then((handle) => this.write(handle, line, durable));
+    if (this.opened !== undefined) return this.write(record, durable);
+    return this.open().then(() => this.write(record, durable));
   }
 
   /** Refuses new lines, writes those already taken, then closes the file. */
@@ -109,22 +143,44 @@ export class AuditLog implements AuditSink {
     this.closed = true;
     this.handle = undefined;
     this.opened = undefined;
+    this.fd = undefined;
+    if (this.rotatedFd !== undefined) closeSync(this.rotatedFd);
+    this.rotatedFd = undefined;
     await opened?.close();
   }
 
-  private write(handle: FileHandle, text: string, durable: boolean): Promise<void> {
-    if (this.closed) return Promise.reject(new Error("the audit log is closed"));
+  private write(record: AuditRecord, durable: boolean): Promise<void> {
+    if (this.closed || this.fd === undefined) return Promise.reject(new Error("the audit log is closed"));
     try {
-      const line = Buffer.from(this.torn ? `\n${text}` : text, "utf8");
+      const chained: ChainedAuditRecord = { ...record, prev: this.prev };
+      const text = JSON.stringify(chained);
+      const length = Buffer.byteLength(text) + 1;
+      if (this.rotateBytes !== undefined && this.size > 0 && this.size + length > this.rotateBytes) this.rotate();
+      const line = Buffer.from(this.torn ? `\n${text}\n` : `${text}\n`, "utf8");
+      const fd = this.fd;
       this.torn = true;
       let offset = 0;
-      while (offset < line.length) offset += this.io.write(handle.fd, line, offset, line.length - offset);
+      while (offset < line.length) offset += this.io.write(fd, line, offset, line.length - offset);
       this.torn = false;
-      if (durable) this.io.sync(handle.fd);
+      this.size += line.length;
+      this.prev = lineHash(text);
+      if (durable) this.io.sync(fd);
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  /** Renames the full file aside and continues in a fresh one; the chain carries over through `prev`. */
+  private rotate(): void {
+    const aside = rotatedName(this.path, new Date(), existsSync);
+    renameSync(this.path, aside);
+    const fd = openSync(this.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, FILE_MODE);
+    if (this.rotatedFd !== undefined) closeSync(this.rotatedFd);
+    this.rotatedFd = fd;
+    this.fd = fd;
+    this.size = 0;
+    this.torn = false;
   }
 }
 

@@ -14,7 +14,7 @@ import { leakedSecrets } from "../__fixtures__/log-capture.js";
 import { authorized, mockProvider, testApp, type MockProvider, type TestApp } from "../__fixtures__/test-app.js";
 
 const ISSUE_ARGS = { owner: "octocat", repo: "hello-world", title: "A title nobody may log" };
-const AUDIT_KEYS = ["time", "audit_id", "gid", "member", "integration", "op", "access", "args_digest", "account", "status", "code", "http_status", "duration_ms"];
+const AUDIT_KEYS = ["time", "audit_id", "gid", "member", "integration", "op", "access", "args_digest", "account", "status", "code", "http_status", "duration_ms", "prev"];
 
 let provider: MockProvider;
 let harness: TestApp;

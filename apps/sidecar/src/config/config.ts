@@ -19,7 +19,7 @@ export interface SidecarConfig {
   trustedMembers: string[];
   /** The bearer token every caller must present; compared in constant time. */
   callerToken: string;
-  /** Path of the audit log: created 0600 when missing, one JSON line appended per `/v1/run`. */
+  /** Path of the audit log: created 0600 when missing, one JSON line appended per `/v1/run`, each chained to the one before by `prev`. */
   auditFile: string;
   /**
    * The key (32 bytes, unpadded base64url) of the audit lines' `args_digest`, a keyed
@@ -28,6 +28,11 @@ export interface SidecarConfig {
    * `buildApp` draws one per process (digests then differ across restarts).
    */
   auditKey?: string;
+  /**
+   * Rotate the audit log when a line would take it past this many bytes: it is renamed
+   * `<auditFile>.<UTC time>` and a fresh file continues the hash chain. Default: never.
+   */
+  auditRotateBytes?: number;
   /**
    * Where consumed confirmations are journaled (0600), so one used just before a
    * restart stays used after it. Without it they are remembered in memory only.

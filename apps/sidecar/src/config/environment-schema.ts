@@ -101,6 +101,17 @@ export const sidecarEnvironmentSchema = z.object({
     description: "Milliseconds between two fetches of the signed release (at least 100).",
     default: "60000",
   }),
+  SIDECAR_AUDIT_ROTATE_BYTES: variable(
+    z
+      .string()
+      .regex(/^[1-9][0-9]{3,11}$/, "must be a number of bytes from 1000")
+      .optional()
+      .transform((bytes) => (bytes === undefined ? undefined : Number(bytes))),
+    {
+    description:
+      "Rotate the audit log when a line would take it past this many bytes: it is renamed audit.log.<UTC time> and a new one started, the hash chain carried over (the new file's first prev is the renamed file's last line). Unset: never rotated.",
+    default: "unset: never rotated",
+  }),
 });
 
 /** The environment as the sidecar runs with it: numbers, rates and lists parsed, defaults filled in. */

@@ -45,6 +45,12 @@ describe("optionsFromEnvironment", () => {
     expect(error?.message).not.toContain("hunter2");
   });
 
+  it("reads SIDECAR_AUDIT_ROTATE_BYTES as a number of bytes, and refuses less than 1000 or a non-number", () => {
+    expect(optionsFromEnvironment({ SIDECAR_AUDIT_ROTATE_BYTES: "1048576" })).toEqual({ logger: { level: "info" }, auditRotateBytes: 1048576 });
+    expect(() => optionsFromEnvironment({ SIDECAR_AUDIT_ROTATE_BYTES: "999" })).toThrow(/SIDECAR_AUDIT_ROTATE_BYTES must be a number of bytes/);
+    expect(() => optionsFromEnvironment({ SIDECAR_AUDIT_ROTATE_BYTES: "1MB" })).toThrow(/SIDECAR_AUDIT_ROTATE_BYTES must be a number of bytes/);
+  });
+
   it("takes a blank variable for an unset one", () => {
     expect(optionsFromEnvironment({ SIDECAR_HOME: "", PORT: "  ", LOG_LEVEL: "", SIDECAR_REGISTRY_KEYS: " " })).toEqual({ logger: { level: "info" } });
   });

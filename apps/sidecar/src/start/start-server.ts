@@ -50,6 +50,8 @@ export interface StartSidecarOptions {
   registrySyncMs?: number;
   /** Where release fetches go (tests); default a plain undici Agent. */
   registryDispatcher?: Dispatcher;
+  /** Rotate the audit log past this many bytes (see `SidecarConfig.auditRotateBytes`); default never. */
+  auditRotateBytes?: number;
 }
 
 export interface RunningSidecar extends SidecarFiles {
@@ -125,6 +127,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     ...(options.registryKeys === undefined ? {} : { registryKeys: options.registryKeys }),
     ...(options.registrySyncMs === undefined ? {} : { registrySyncMs: options.registrySyncMs }),
     ...(options.registryDispatcher === undefined ? {} : { registryDispatcher: options.registryDispatcher }),
+    ...(options.auditRotateBytes === undefined ? {} : { auditRotateBytes: options.auditRotateBytes }),
   });
   if (trustedMembers === undefined) {
     app.log.warn(`no ${files.trustedMembersFile}: this sidecar trusts no member, and refuses every grant`);

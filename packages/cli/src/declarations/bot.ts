@@ -91,3 +91,13 @@ export const mcpCommand = defineCommand({
   run: async ({ flags }, io) =>
     (await import("../commands/mcp.js")).mcp({ sidecar: flags.sidecar, callerTokenFile: flags["caller-token-file"], grants: flags.grant }, io),
 });
+
+export const auditVerifyCommand = defineCommand({
+  words: ["audit", "verify"],
+  audience: "bot",
+  summary:
+    "check a sidecar's hash-chained audit files, oldest first (rotated audit.log.<time> files, then audit.log): prints the head hash, or exits 1 naming the first line where the chain breaks (a line changed, removed or reordered)",
+  positionals: { usage: "<file...>", min: 1, max: 100_000, message: "audit verify takes the audit files, oldest first" },
+  flags: { head: { value: "hash", help: "a head hash recorded before: the files must end there (catches a changed or removed last line)" } },
+  run: async ({ flags, positionals }, io) => (await import("../commands/audit-verify.js")).auditVerify(positionals, flags.head, io),
+});

@@ -1,4 +1,4 @@
-import { runCommand, mcpCommand, searchCommand } from "./bot.js";
+import { auditVerifyCommand, runCommand, mcpCommand, searchCommand } from "./bot.js";
 import type { Audience, CommandDeclaration, FlagDeclarations } from "./declare.js";
 import { listCommand, registrySignCommand, registryVerifyCommand, showCommand, validateCommand } from "./maintainer.js";
 import { confirmCommand, grantCommand, keysCommand, revokeCommand } from "./member.js";
@@ -21,6 +21,7 @@ export const COMMANDS: readonly CommandDeclaration<FlagDeclarations>[] = [
   runCommand,
   searchCommand,
   mcpCommand,
+  auditVerifyCommand,
   validateCommand,
   listCommand,
   showCommand,
