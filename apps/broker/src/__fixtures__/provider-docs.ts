@@ -535,4 +535,55 @@ export const airtable: ProviderDoc = {
   expect: { scope: AIRTABLE_SCOPES, expiresIn: 3600 },
 };
 
-export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist, microsoftOutlookMail, dropbox, box, jira, asana, zoom, airtable];
+export const netlify: ProviderDoc = {
+  id: "netlify",
+  docs: [
+    // Authorize: "https://app.netlify.com/authorize?client_id=...&response_type=code&redirect_uri=...&state=..." (no scopes: a token acts as the member)
+    // Token: "POST https://api.netlify.com/oauth/token ... grant_type=authorization_code&code=...&client_id=...&client_secret=...&redirect_uri=..." (form body)
+    // Answer: "{ "access_token": "...", "token_type": "Bearer", "created_at": 1500000000 }"; Netlify documents no refresh and no expiry
+    "https://docs.netlify.com/api/get-started/#oauth2",
+  ],
+  tokenUrl: "https://api.netlify.com/oauth/token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: false,
+  authorize: { scope: null },
+  denied: { error: "access_denied", error_description: "The resource owner or authorization server denied the request." },
+  success: ({ access }) => ({ status: 200, body: { access_token: access, token_type: "Bearer", created_at: 1500000000 } }),
+  // Netlify answers refusals in RFC 6749's words (Doorkeeper), quoted here from RFC 6749 section 5.2.
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method." } }
+      : { status: 400, body: { error: "invalid_grant", error_description: "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client." } },
+  expect: {},
+};
+
+export const digitalocean: ProviderDoc = {
+  id: "digitalocean",
+  docs: [
+    // Authorize: "https://cloud.digitalocean.com/v1/oauth/authorize?client_id=...&redirect_uri=...&response_type=code&scope=read%20write&state=..."
+    // Token: "POST https://cloud.digitalocean.com/v1/oauth/token?grant_type=authorization_code&code=...&client_id=...&client_secret=...&redirect_uri=..."
+    // Answer: "{"access_token":"547cac21118ae7","token_type":"bearer","expires_in":2592000,"refresh_token":"00a3aae641658d","scope":"read write",
+    //   "info":{"name":"Sammy the Shark","email":"sammy@digitalocean.com","uuid":"e028b1b918853eca7fba208a9d7e9d29a6e93c57"}}"
+    // Refresh: "grant_type=refresh_token&refresh_token=..." answers a new access token and a new refresh token
+    "https://docs.digitalocean.com/reference/api/oauth/",
+  ],
+  tokenUrl: "https://cloud.digitalocean.com/v1/oauth/token",
+  clientAuth: "body",
+  encoding: "form",
+  pkce: false,
+  refresh: "rotate",
+  authorize: { scope: "read write" },
+  denied: { error: "access_denied", error_description: "The resource owner or authorization server denied the request." },
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: { access_token: access, token_type: "bearer", expires_in: 2592000, refresh_token: refresh, scope: "read write", info: { name: "Sammy the Shark", email: "sammy@digitalocean.com", uuid: "e028b1b918853eca7fba208a9d7e9d29a6e93c57" } },
+  }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method." } }
+      : { status: 400, body: { error: "invalid_grant", error_description: "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client." } },
+  expect: { scope: "read write", expiresIn: 2592000 },
+};
+
+export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist, microsoftOutlookMail, dropbox, box, jira, asana, zoom, airtable, netlify, digitalocean];
