@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { GivenPreviews } from "./run/preview-step.js";
 import { createHardenedDispatcher } from "@eleven-integrations/executor";
 import { ready, toBase64Url } from "@eleven-integrations/grants";
 import { Agent } from "undici";
@@ -72,6 +73,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       publicKey: config.botKeys.publicKey,
       openGrant: createGrantOpener({ botKeys: config.botKeys, trustedMembers: config.trustedMembers }),
       state,
+      previews: new GivenPreviews(),
       botKeys: config.botKeys,
       trustedMembers: config.trustedMembers,
       audit,

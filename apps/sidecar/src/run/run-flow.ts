@@ -1,11 +1,13 @@
 import type { Executor } from "@eleven-integrations/executor";
-import { argsDigest, confirmDetails, keyedArgsDigest, GrantError, renderConfirm, verifyConfirmationAsync, type Grant, type GrantAccount, type GrantErrorCode } from "@eleven-integrations/grants";
+import { argsDigest, confirmDetails, keyedArgsDigest, GrantError, renderConfirm, verifyConfirmationAsync, type Grant, type GrantAccount } from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import { checkAccess } from "./access-check.js";
+import { confirmationRefusal } from "./confirmation-refusal.js";
 import type { Refusal, RunAnswer } from "./answers.js";
 import type { RunBody } from "@eleven-integrations/sidecar-protocol";
 import { expiredCredentialAnswer } from "./credential-expiry.js";
 import { checkGrant, type GrantCheckContext } from "./grant-check.js";
+import { confirmPreviewedWrite, type GivenPreviews, readPreview } from "./preview-step.js";
 import { REVOKED_REFUSAL, UNAVAILABLE_REFUSAL, rateLimitedRefusal } from "../state/state-refusals.js";
 import { StateUnavailableError, type SharedState } from "../state/shared-state.js";
 
@@ -13,6 +15,8 @@ export interface RunFlowContext extends GrantCheckContext {
   executor: Executor;
   /** Consumed confirmations, rate limits and revocations: this process and its journals, or Redis. */
   state: SharedState;
+  /** The previews this sidecar gave, so a confirmation over one it never gave is refused. */
+  previews: GivenPreviews;
 }
 
 /** Runs once every check of a write passed, just before it is sent (the durable `started` audit line); if it throws, nothing is sent. */
@@ -36,12 +40,6 @@ export interface RunOutcome {
   answer: RunAnswer;
   facts: RunFacts;
 }
-
-const CONFIRM_NEXT_ACTION: Partial<Record<GrantErrorCode, string>> = {
-  replayed: "Ask the member to confirm again: each confirmation runs the operation once.",
-  expired: "Ask the member to confirm again: the confirmation expired.",
-  mismatch: "Ask the member to confirm exactly this operation and these args (the line confirmation_required gave).",
-};
 
 /** What is known of a run before any check: filled in as the checks learn more, so even a failure is audited with it. */
 export function initialFacts(body: RunBody, auditKey: string): RunFacts {
@@ -107,12 +105,23 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
     if (invalid !== null) return { answer: invalid, facts };
     const line = confirmLine(operation, args);
     if (body.confirmation === undefined) {
+      let preview: string | undefined;
+      if (operation.preview !== undefined) {
+        // The preview read is sent upstream: it counts against the limits like any read.
+        const limited = await context.state.takeRun(grant.iss, grant.gid, grant.integration, "shared");
+        if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
+        const read = await readPreview(context.executor, grant, operation, args);
+        if (!read.ok) return { answer: read.answer, facts };
+        preview = read.preview;
+        context.previews.remember(grant, body.op, argsDigest(args), preview);
+      }
       return {
         answer: {
           status: "confirmation_required",
           integration: grant.integration,
           op: body.op,
           confirm: line,
+          ...(preview === undefined ? {} : { preview }),
           details: confirmDetails(operation.confirm ?? operation.label, args),
           // The bot's answer carries the plain digest (the bot has the args); the audit line the keyed one.
           args_digest: argsDigest(args),
@@ -124,21 +133,22 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
     // Limits first: a write refused for its rate leaves its confirmation unused, to try again later.
     const limited = await context.state.takeRun(grant.iss, grant.gid, grant.integration, "shared");
     if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
-    try {
-      await verifyConfirmationAsync(body.confirmation, {
-        grant,
-        op: body.op,
-        args,
-        line,
-        replay: { consume: (key, exp) => context.state.consumeConfirmation(grant.iss, key, exp) },
-      });
-    } catch (error) {
-      if (!GrantError.isInstance(error)) throw error;
-      return refuse(grant.integration, {
-        code: "confirmation_invalid",
-        message: `confirmation refused (${error.code}): ${error.message}`,
-        next_action: CONFIRM_NEXT_ACTION[error.code] ?? "Ask the member to confirm the operation again.",
-      });
+    if (operation.preview !== undefined) {
+      const previewed = await confirmPreviewedWrite(body.confirmation, { grant, operation, args, confirm: line, context });
+      if (!previewed.ok) return { answer: previewed.answer, facts };
+    } else {
+      try {
+        await verifyConfirmationAsync(body.confirmation, {
+          grant,
+          op: body.op,
+          args,
+          line,
+          replay: { consume: (key, exp) => context.state.consumeConfirmation(grant.iss, key, exp) },
+        });
+      } catch (error) {
+        if (!GrantError.isInstance(error)) throw error;
+        return refuse(grant.integration, confirmationRefusal(error));
+      }
     }
     await beforeWrite?.(facts);
   } else {
