@@ -6,6 +6,8 @@ import { spawnSync } from "node:child_process";
 
 const needed = [
   { program: "redis-server", pkg: "redis-server" },
+  // The broker's Sentinel test (a real failover) runs redis-sentinel beside redis-server.
+  { program: "redis-sentinel", pkg: "redis-sentinel" },
   { program: "chromium", pkg: "chromium" },
   // examples/python-bot runs with Python's standard library alone.
   { program: "python3", pkg: "python3" },

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { brokerContextPlugin, type BrokerContext } from "./http/context.js";
 import { createRefreshFlights } from "./state/refresh-flight.js";
 import { catalogPlugin } from "./http/catalog-plugin.js";
-import { BrokerConfigError, validateBrokerSettings, type BrokerConfig, type ConfigIssue } from "./config/config.js";
+import { BrokerConfigError, redisTargetOf, validateBrokerSettings, type BrokerConfig, type ConfigIssue } from "./config/config.js";
 import { connectPlugin } from "./http/connect-plugin.js";
 import { errorHandlingPlugin } from "./http/error-handling.js";
 import { brokerLoggerOptions } from "./http/logging.js";
@@ -52,7 +52,8 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
   if (config.dispatcher === undefined) app.addHook("onClose", async () => dispatcher.close());
 
   const now = config.now ?? (() => Math.floor(Date.now() / 1000));
-  const redis = config.redisUrl === undefined ? undefined : createRedisClient({ url: config.redisUrl });
+  const redisTarget = redisTargetOf(config);
+  const redis = redisTarget === undefined ? undefined : createRedisClient(redisTarget);
   if (redis !== undefined) app.addHook("onClose", async () => closeClient(redis));
   const context: BrokerContext = {
     registry,
@@ -67,7 +68,7 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     refreshLimiter: config.refreshLimiter ?? (redis === undefined ? createMemoryRefreshLimiter(config.refreshLimits) : createRedisRefreshLimiter(redis, config.refreshLimits)),
     now,
     refreshFlights: createRefreshFlights({
-      ...(config.redisUrl === undefined ? {} : { redisUrl: config.redisUrl }),
+      ...(redisTarget === undefined ? {} : { redis: redisTarget }),
       stateKey,
       stateKeys: [stateKey, ...oldStateKeys],
       callTimeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,

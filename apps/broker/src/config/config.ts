@@ -5,6 +5,7 @@ import type { BrokerLoggerOption } from "../http/logging.js";
 import type { RefreshLimiter, RefreshLimits } from "../state/refresh-limiter.js";
 import type { ServerTimeouts } from "../http/server-timeouts.js";
 import type { RevocationOutcome } from "../connect/provider-revocation.js";
+import type { RedisTarget } from "../state/redis-connection.js";
 import type { ConnectEvent } from "../http/context.js";
 
 const MARKER = Symbol.for("eleven-integrations.error.BrokerConfigError");
@@ -52,6 +53,13 @@ export interface BrokerConfig {
    * token on any of them make one provider call. Without it, the same within one process.
    */
   redisUrl?: string;
+  /**
+   * Redis Sentinel instead of `redisUrl`: the sentinels (`"host:port"`), asked for the
+   * current primary of `redisName` on every (re)connect, so a failover needs no restart.
+   */
+  redisSentinels?: string[];
+  /** The primary's name the sentinels watch (`sentinel monitor <name> ...`); required with `redisSentinels`. */
+  redisName?: string;
   /** Request, header, keep-alive and idle timeouts of the broker's own server (defaults: 15 s, 10 s, 5 s, 30 s). */
   timeouts?: ServerTimeouts;
   /** Provider calls for refreshes allowed in a window: global, per address, per client key, per refresh token (defaults: 600, 30, 10, 3 per 60 s); shared through Redis with `redisUrl`. */
@@ -66,6 +74,35 @@ export interface BrokerConfig {
   onRevocation?: (event: { integration: string; outcome: RevocationOutcome }) => void;
   /** Replaces the in-process refresh limiter (a shared store when several brokers run); `refreshLimits` is then unused. */
   refreshLimiter?: RefreshLimiter;
+}
+
+const SENTINEL = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]{1,253}):(\d{1,5})$/;
+
+/**
+ * Where the shared state lives, from `redisUrl` or `redisSentinels` + `redisName`
+ * (exclusive); undefined without either. Throws `BrokerConfigError` naming the setting.
+ */
+export function redisTargetOf(config: Pick<BrokerConfig, "redisUrl" | "redisSentinels" | "redisName">): RedisTarget | undefined {
+  const issues: ConfigIssue[] = [];
+  if (config.redisSentinels !== undefined && config.redisUrl !== undefined) issues.push({ path: "redisSentinels", message: "and redisUrl are exclusive: give one" });
+  if (config.redisSentinels === undefined) {
+    if (config.redisName !== undefined) issues.push({ path: "redisName", message: "is only used with redisSentinels" });
+    if (issues.length > 0) throw new BrokerConfigError(issues);
+    return config.redisUrl === undefined ? undefined : { url: config.redisUrl };
+  }
+  if (config.redisSentinels.length === 0) issues.push({ path: "redisSentinels", message: 'must list at least one sentinel ("host:port")' });
+  const sentinels = config.redisSentinels.flatMap((entry, index) => {
+    const match = SENTINEL.exec(entry.trim());
+    const port = Number(match?.[2]);
+    if (match === null || port < 1 || port > 65535) {
+      issues.push({ path: `redisSentinels[${index}]`, message: 'must be "host:port"' });
+      return [];
+    }
+    return [{ host: (match[1] as string).replace(/^\[|\]$/g, ""), port }];
+  });
+  if (config.redisName === undefined || !/^[A-Za-z0-9._-]{1,64}$/.test(config.redisName)) issues.push({ path: "redisName", message: "is required with redisSentinels: the primary's name the sentinels monitor ([A-Za-z0-9._-])" });
+  if (issues.length > 0) throw new BrokerConfigError(issues);
+  return { sentinels, name: config.redisName as string };
 }
 
 /** The plain-data part of the configuration, as a file or the environment gives it. */

@@ -99,6 +99,17 @@ export const brokerEnvironmentSchema = z.object({
     default: "none",
     secret: true,
   }),
+  BROKER_REDIS_SENTINELS: variable(
+    text().transform((value) => (value === undefined || value === "" ? undefined : value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== ""))),
+    {
+      description: 'Redis Sentinel instead of BROKER_REDIS_URL: comma-separated "host:port" sentinels, asked for the current primary of BROKER_REDIS_NAME on every (re)connect, so a failover needs no restart.',
+      default: "none",
+    },
+  ),
+  BROKER_REDIS_NAME: variable(text(), {
+    description: "The primary's name the sentinels monitor; required with BROKER_REDIS_SENTINELS.",
+    default: "none",
+  }),
   NODE_ENV: variable(text(), {
     description: "production refuses to start without a configuration; anything else falls back to the development configuration.",
   }),

@@ -23,6 +23,9 @@ export interface ServerConfig {
   warnings: string[];
   /** Redis shared by every broker instance (refresh single-flight), from `BROKER_REDIS_URL`. */
   redisUrl?: string;
+  /** Redis Sentinel (`BROKER_REDIS_SENTINELS`, comma-separated `host:port`) and the primary's name (`BROKER_REDIS_NAME`). */
+  redisSentinels?: string[];
+  redisName?: string;
 }
 
 export interface LoadServerConfigOptions {
@@ -73,7 +76,11 @@ export function loadServerConfig(environment: Readonly<Record<string, string | u
   const registryDir = env.BROKER_REGISTRY_DIR;
   const registryRelease = env.BROKER_REGISTRY_RELEASE;
   const releaseKeys = env.BROKER_RELEASE_KEYS;
-  const redis = env.BROKER_REDIS_URL === undefined ? {} : { redisUrl: env.BROKER_REDIS_URL };
+  const redis = {
+    ...(env.BROKER_REDIS_URL === undefined ? {} : { redisUrl: env.BROKER_REDIS_URL }),
+    ...(env.BROKER_REDIS_SENTINELS === undefined ? {} : { redisSentinels: env.BROKER_REDIS_SENTINELS }),
+    ...(env.BROKER_REDIS_NAME === undefined ? {} : { redisName: env.BROKER_REDIS_NAME }),
+  };
 
   const configFile = env.BROKER_CONFIG_FILE;
   if (configFile !== undefined) {

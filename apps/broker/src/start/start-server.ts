@@ -20,7 +20,11 @@ export async function startBroker(
   if (!loaded.ok) throw new BrokerConfigError(loaded.issues);
   const config = loaded.value;
   const logger = options.logger ?? { level: config.logLevel };
-  const redis = config.redisUrl === undefined ? {} : { redisUrl: config.redisUrl };
+  const redis = {
+    ...(config.redisUrl === undefined ? {} : { redisUrl: config.redisUrl }),
+    ...(config.redisSentinels === undefined ? {} : { redisSentinels: config.redisSentinels }),
+    ...(config.redisName === undefined ? {} : { redisName: config.redisName }),
+  };
   let app: FastifyInstance;
   let source: string;
   if (config.registryRelease !== undefined) {

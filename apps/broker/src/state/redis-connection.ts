@@ -15,6 +15,8 @@ export function createRedisClient(target: RedisTarget): Redis {
     commandTimeout: 1000,
     connectTimeout: 2000,
     retryStrategy: (times: number) => Math.min(100 * times, 1000),
+    // A demoted primary answers READONLY: reconnect, which asks the sentinels for the new one.
+    reconnectOnError: (error: Error) => (error.message.startsWith("READONLY") ? 2 : false) as 2 | false,
   };
   const client =
     "url" in target

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { secretboxOpen, secretboxSeal } from "@eleven-integrations/grants";
 import type { FastifyBaseLogger } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { createRedisClient, type RedisTarget } from "./redis-connection.js";
 import type { TokenEndpointResponse } from "oauth4webapi";
 import { BrokerError, type BrokerErrorCode } from "../http/broker-error.js";
 
@@ -24,8 +25,8 @@ export interface RefreshFlights {
 }
 
 export interface RefreshFlightOptions {
-  /** Shared by the broker instances; without it, single flight within this process. */
-  redisUrl?: string;
+  /** Shared by the broker instances (one Redis, or Sentinel); without it, single flight within this process. */
+  redis?: RedisTarget;
   /** Seals the stored outcome (it holds the member's new tokens): the broker's state key. */
   stateKey: string;
   /** Every key an outcome may open with (the current one first, then older ones). */
@@ -60,7 +61,7 @@ export function createRefreshFlights(options: RefreshFlightOptions): RefreshFlig
   const resultTtlMs = options.resultTtlMs ?? 30_000;
   const failureTtlMs = options.failureTtlMs ?? 5_000;
   const local = new Map<string, Promise<RefreshOutcome>>();
-  const redis = options.redisUrl === undefined ? undefined : new SharedFlights(options.redisUrl, options, resultTtlMs, failureTtlMs);
+  const redis = options.redis === undefined ? undefined : new SharedFlights(options.redis, options, resultTtlMs, failureTtlMs);
 
   function remember(id: string, outcome: Promise<RefreshOutcome>): void {
     local.set(id, outcome);
@@ -100,19 +101,12 @@ class SharedFlights {
   private lastWarning = 0;
 
   constructor(
-    url: string,
+    target: RedisTarget,
     private readonly options: RefreshFlightOptions,
     private readonly resultTtlMs: number,
     private readonly failureTtlMs: number,
   ) {
-    this.client = new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: 1000,
-      connectTimeout: 2000,
-      retryStrategy: (times) => Math.min(100 * times, 1000),
-    });
-    this.client.on("error", () => undefined);
+    this.client = createRedisClient(target);
   }
 
   async run(id: string, call: () => Promise<RefreshOutcome>, log: FastifyBaseLogger): Promise<RefreshOutcome> {
