@@ -1,6 +1,7 @@
 import { argsDigest, confirmDetails, GrantError, ready, renderConfirm, signConfirmation, type ConfirmDetail } from "@eleven-integrations/grants";
 import { UsageError, type CommandIo } from "../io.js";
 import { readKeyFile } from "../key-file.js";
+import { readPreviewArgument } from "../preview-input.js";
 import { resolveRegistry } from "../resolve-registry.js";
 import { escapeText } from "../terminal-text.js";
 
@@ -12,6 +13,8 @@ export interface ConfirmCommand {
   args: Record<string, string>;
   expectDigest: string | undefined;
   dir: string | undefined;
+  /** `@file` or `-`: the preview the bot's answer gave, for an op that declares one. */
+  preview: string | undefined;
   /** Sign without asking (scripts); otherwise the member must answer yes on a terminal. */
   yes: boolean;
 }
@@ -36,7 +39,10 @@ function describeDetail(detail: ConfirmDetail): string {
 /**
  * `integrations confirm`: shows the member the exact line the op's confirm
  * template renders for these args and every detail the line does not fully
- * show, asks, and signs the tap on that line for the grant `gid`.
+ * show, asks, and signs the tap on that line for the grant `gid`. For an op
+ * that declares a preview, `--preview` (what the sidecar read from the provider)
+ * is shown under the line before it asks, and the tap covers both: the confirm
+ * line, a line feed, and the preview.
  */
 export async function confirm(command: ConfirmCommand, io: CommandIo): Promise<number> {
   const registry = await resolveRegistry(command.dir, io.cwd);
@@ -48,10 +54,17 @@ export async function confirm(command: ConfirmCommand, io: CommandIo): Promise<n
     io.stderr("these args are not the ones the bot asked to run (args_digest differs); nothing signed\n");
     return 1;
   }
+  if (operation.preview !== undefined && command.preview === undefined) {
+    throw new UsageError(`${command.integration} ${command.op} shows what it touches: pass --preview @file|- with the preview the bot's answer gave (the sidecar refuses a tap without it)`);
+  }
+  if (operation.preview === undefined && command.preview !== undefined) throw new UsageError(`${command.integration} ${command.op} declares no preview; leave out --preview`);
+  const preview = command.preview === undefined ? undefined : await readPreviewArgument(command.preview, io);
   const member = await readKeyFile(command.memberFile, "member");
-  const line = renderConfirm(operation.confirm, command.args);
+  const confirmLine = renderConfirm(operation.confirm, command.args);
+  const line = preview === undefined ? confirmLine : `${confirmLine}\n${preview}`;
   const details = confirmDetails(operation.confirm, command.args);
-  io.stderr(`${command.integration} ${command.op} will run as:\n\n  ${escapeText(line)}\n\n`);
+  io.stderr(`${command.integration} ${command.op} will run as:\n\n  ${escapeText(confirmLine)}\n\n`);
+  if (preview !== undefined) io.stderr(`It touches, as the provider shows it now:\n\n  ${escapeText(preview)}\n\n`);
   if (details.length > 0) io.stderr(`Details the line does not fully show:\n${details.map(describeDetail).join("")}\n`);
   if (!command.yes) {
     const answer = io.ask === undefined ? undefined : await io.ask("Sign this confirmation? [y/N] ");

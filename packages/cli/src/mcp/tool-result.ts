@@ -56,5 +56,36 @@ export function runResult(answer: RunAnswer): CallToolResult {
       },
     };
   }
+  if (answer.error.code === "target_changed" && answer.confirm !== undefined) return targetChanged(answer);
   return toolError({ ...answer.error });
+}
+
+/**
+ * A write whose target changed after the member's tap: nothing ran and their tap
+ * is still unused; the new chip (line, preview, details) goes to the member to confirm again.
+ */
+function targetChanged(answer: Extract<RunAnswer, { status: "error" }>): CallToolResult {
+  const result = toolError({ ...answer.error });
+  const lines = [
+    `target_changed: ${answer.error.message}`,
+    "Show the member the new line and ask them to confirm it again:",
+    `  ${answer.confirm ?? ""}`,
+    ...(answer.preview === undefined ? [] : [`  ${answer.preview}`]),
+    ...((answer.details ?? []).length === 0 ? [] : ["With these details:", ...(answer.details ?? []).map((detail) => `  ${detail.name}: ${detail.value}`)]),
+    `The member signs it for grant ${answer.gid ?? ""} and args digest ${answer.args_digest ?? ""} (integrations confirm --preview).`,
+    `Next: ${answer.error.next_action}`,
+  ];
+  return {
+    ...result,
+    content: [{ type: "text", text: lines.join("\n") }],
+    structuredContent: {
+      status: "error",
+      error: { ...answer.error },
+      confirm: answer.confirm,
+      ...(answer.preview === undefined ? {} : { preview: answer.preview }),
+      details: answer.details ?? [],
+      ...(answer.args_digest === undefined ? {} : { args_digest: answer.args_digest }),
+      ...(answer.gid === undefined ? {} : { gid: answer.gid }),
+    },
+  };
 }
