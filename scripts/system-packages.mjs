@@ -11,6 +11,8 @@ const needed = [
   { program: "chromium", pkg: "chromium" },
   // examples/python-bot runs with Python's standard library alone.
   { program: "python3", pkg: "python3" },
+  // promtool (Debian's prometheus package) checks the sidecar's and broker's metrics exposition.
+  { program: "promtool", pkg: "prometheus" },
 ];
 
 const onPath = (program) => spawnSync("sh", ["-c", `command -v ${program}`], { stdio: "ignore" }).status === 0;

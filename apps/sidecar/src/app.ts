@@ -26,6 +26,7 @@ import { serverTimeoutOptions } from "./http/server-timeouts.js";
 import { RegistrySync } from "./registry/registry-sync.js";
 import { HighWaterMark } from "./registry/high-water-mark.js";
 import { registrySyncSettings } from "./registry/registry-sync-config.js";
+import { countRequests, countingAuditSink } from "./metrics/observability.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -64,6 +65,8 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       app.log.warn({ kind: errorKind(error) }, "redis unreachable: writes are refused until it is back");
     });
   const inFlight = new Set<Promise<unknown>>();
+  const observability = config.observability;
+  if (observability !== undefined) countRequests(app, observability.metrics);
 
   void app.register(requestGuardsPlugin, { callerToken: config.callerToken });
   void app.register(errorHandlingPlugin);
@@ -76,7 +79,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       previews: new GivenPreviews(),
       botKeys: config.botKeys,
       trustedMembers: config.trustedMembers,
-      audit,
+      audit: observability === undefined ? audit : countingAuditSink(audit, observability.metrics),
       auditKey: config.auditKey ?? toBase64Url(randomBytes(32)),
       inFlight,
     },
@@ -91,6 +94,26 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
 
   let sync: RegistrySync | undefined;
   let syncDispatcher: Agent | undefined;
+  let lastSyncSuccessAt: number | undefined;
+  const startedAt = Date.now();
+  if (observability !== undefined) {
+    const { metrics, readiness } = observability;
+    let listening = false;
+    app.addHook("onListen", () => {
+      listening = true;
+    });
+    const redisReady = () => (state instanceof RedisState ? state.ready : undefined);
+    readiness.bind({
+      registryLoaded: () => listening,
+      redisReady,
+      sync: () => (syncSettings === undefined ? undefined : { intervalMs: syncSettings.intervalMs, lastSuccessAt: lastSyncSuccessAt, startedAt }),
+    });
+    metrics.beforeScrape(() => {
+      metrics.setRegistrySequence(live.current().info.sequence);
+      const redis = redisReady();
+      if (redis !== undefined) metrics.setRedisUp(redis);
+    });
+  }
   app.addHook("onReady", async () => {
     await audit.open();
     await state.open();
@@ -104,6 +127,10 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       highWater: config.registryHighWaterFile === undefined ? undefined : new HighWaterMark(config.registryHighWaterFile),
       live,
       log: app.log,
+      onOutcome: (outcome) => {
+        if (outcome.status === "refused") observability?.metrics.recordSyncFailure(outcome.reason);
+        else lastSyncSuccessAt = Date.now();
+      },
     });
     await sync.loadCache();
     // The first sync is awaited (bounded by its deadline), so a sidecar whose broker is up starts on the broker's release.

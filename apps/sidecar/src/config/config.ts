@@ -5,6 +5,7 @@ import type { FastifyServerOptions } from "fastify";
 import type { Dispatcher } from "undici";
 import type { RateLimits, SharedState } from "../state/shared-state.js";
 import type { ServerTimeouts } from "../http/server-timeouts.js";
+import type { SidecarObservability } from "../metrics/observability.js";
 
 /** fastify's `logger` option (pino's options, `stream` honoured), as `buildApp` takes it. */
 export type SidecarLoggerOption = NonNullable<FastifyServerOptions["logger"]>;
@@ -93,6 +94,8 @@ export interface SidecarConfig {
    * signature, never for where it came from. Redirects are refused either way.
    */
   registryDispatcher?: Dispatcher;
+  /** Metrics and readiness to feed (`startSidecar` makes them with `metricsPort`); without it nothing is counted. */
+  observability?: SidecarObservability;
   /** The last good release (0600), run at the next start when the broker is unreachable. `startSidecar` puts it in the home folder. */
   registryCacheFile?: string;
   /** Largest release accepted, in bytes; default 16 MiB. */

@@ -54,6 +54,18 @@ export const sidecarEnvironmentSchema = z.object({
       "Listen on loopback TCP, 127.0.0.1:PORT (0 picks a free one), instead of the Unix socket. Another local process could take the port first, so use it only when the bot cannot use a socket. Not with SIDECAR_SOCKET.",
     default: "unset: the Unix socket",
   }),
+  SIDECAR_METRICS_PORT: variable(
+    z
+      .string()
+      .regex(/^[0-9]{1,5}$/, "must be a port number")
+      .optional()
+      .transform((port) => (port === undefined ? undefined : Number(port))),
+    {
+      description:
+        "Serve Prometheus metrics (GET /metrics) and the probes GET /healthz and GET /readyz on 127.0.0.1:SIDECAR_METRICS_PORT (0 picks a free one, printed at start); no caller token there, and never on the main listener. Unset: no metrics listener.",
+      default: "unset: no metrics",
+    },
+  ),
   LOG_LEVEL: variable(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).default("info"), {
     description: "pino's level for the JSON log on stdout.",
     default: "info",

@@ -14,6 +14,12 @@ describe("optionsFromEnvironment", () => {
     });
   });
 
+  it("takes SIDECAR_METRICS_PORT (0 for a free port) and refuses one that is no port number", () => {
+    expect(optionsFromEnvironment({ SIDECAR_METRICS_PORT: "0" })).toEqual({ logger: { level: "info" }, metricsPort: 0 });
+    expect(optionsFromEnvironment({ SIDECAR_METRICS_PORT: "9464" })).toEqual({ logger: { level: "info" }, metricsPort: 9464 });
+    expect(() => optionsFromEnvironment({ SIDECAR_METRICS_PORT: "metrics" })).toThrow(/SIDECAR_METRICS_PORT must be a port number/);
+  });
+
   it("takes REDIS_URL and the rate limits as <runs>/<seconds>", () => {
     expect(optionsFromEnvironment({ REDIS_URL: "redis://127.0.0.1:6379/2", RATE_LIMIT_GRANT: "10/60", RATE_LIMIT_INTEGRATION: "100/3600" })).toEqual({
       logger: { level: "info" },

@@ -27,6 +27,7 @@ export function optionsFromEnvironment(environment: Readonly<Record<string, stri
     if (options.port !== undefined) throw new SidecarStartError("invalid_setting", "set SIDECAR_SOCKET or PORT, not both");
     options.socket = env.SIDECAR_SOCKET;
   }
+  if (env.SIDECAR_METRICS_PORT !== undefined) options.metricsPort = env.SIDECAR_METRICS_PORT;
   if (env.REDIS_URL !== undefined) options.redisUrl = env.REDIS_URL;
   const { RATE_LIMIT_GRANT: perGrant, RATE_LIMIT_INTEGRATION: perIntegration } = env;
   if (perGrant !== undefined || perIntegration !== undefined) {

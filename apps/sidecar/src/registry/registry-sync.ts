@@ -22,6 +22,8 @@ export interface RegistrySyncOptions {
   log: FastifyBaseLogger;
   /** The newest release ever run, kept apart from the cache (`registry-high-water`); none when undefined. */
   highWater?: HighWaterMark | undefined;
+  /** Told every sync's outcome (metrics and readiness). */
+  onOutcome?: (outcome: SyncOutcome) => void;
 }
 
 export type SyncOutcome =
@@ -87,7 +89,10 @@ export class RegistrySync {
 
   /** One conditional fetch and, when a new release came, its checks and the swap. Never throws. */
   syncOnce(): Promise<SyncOutcome> {
-    this.#running ??= this.#sync().finally(() => {
+    this.#running ??= this.#sync().then((outcome) => {
+      this.#options.onOutcome?.(outcome);
+      return outcome;
+    }).finally(() => {
       this.#running = undefined;
     });
     return this.#running;

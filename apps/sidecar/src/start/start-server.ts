@@ -14,6 +14,8 @@ import { loadOrCreateAuditKey } from "./audit-key-file.js";
 import { loadOrCreateBotKeys, loadOrCreateCallerToken, loadTrustedMembers } from "./key-files.js";
 import { SidecarStartError } from "./start-error.js";
 import { sidecarFiles, type SidecarFiles } from "./sidecar-files.js";
+import { createObservability } from "../metrics/observability.js";
+import { startMetricsServer } from "../metrics/metrics-server.js";
 import { prepareSocketPath, restrictSocket, SOCKET_FILE_NAME } from "./unix-socket.js";
 
 /** The only TCP address a sidecar listens on (when asked to use TCP). */
@@ -52,6 +54,8 @@ export interface StartSidecarOptions {
   registryDispatcher?: Dispatcher;
   /** Rotate the audit log past this many bytes (see `SidecarConfig.auditRotateBytes`); default never. */
   auditRotateBytes?: number;
+  /** Serve `/metrics`, `/healthz` and `/readyz` on 127.0.0.1:`metricsPort` (0 picks a free port); unset: no metrics listener, nothing counted. */
+  metricsPort?: number;
 }
 
 export interface RunningSidecar extends SidecarFiles {
@@ -65,6 +69,8 @@ export interface RunningSidecar extends SidecarFiles {
   publicKey: string;
   /** The fastify instance, for logging and tests. */
   app: FastifyInstance;
+  /** The metrics listener's port, when `metricsPort` was given. */
+  metricsPort: number | undefined;
   /** Stops accepting connections, lets requests in flight finish and write their audit lines, then resolves. */
   close(): Promise<void>;
 }
@@ -96,6 +102,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     throw new SidecarStartError("invalid_setting", "listen on a socket or on a port, not both");
   }
   const port = options.port === undefined ? undefined : checkPort(options.port);
+  const metricsPort = options.metricsPort === undefined ? undefined : checkPort(options.metricsPort);
   const files = sidecarFiles(options.home);
   const socketPath = port === undefined ? socketPathFor(options.socket, files.home) : undefined;
   await mkdir(files.home, { recursive: true, mode: 0o700 });
@@ -108,7 +115,9 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
   if (socketPath !== undefined) await prepareSocketPath(socketPath);
 
   const registry = options.registry ?? loadRegistry(manifestFiles);
+  const observability = metricsPort === undefined ? undefined : createObservability();
   const app = buildApp({
+    ...(observability === undefined ? {} : { observability }),
     registry,
     embeddedSequence: options.registry === undefined ? embeddedReleaseSequence(registry, signedRegistryFile) : 0,
     botKeys: keys,
@@ -143,7 +152,21 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     await app.close();
     throw error;
   }
-  const common = { ...files, publicKey: keys.publicKey, app, close: () => app.close() };
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  if (observability !== undefined && metricsPort !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(observability.metrics, observability.readiness, metricsPort);
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
+  // The probes answer until the main listener has drained, so an orchestrator sees the sidecar go.
+  const close = async () => {
+    await app.close();
+    await metricsServer?.app.close();
+  };
+  const common = { ...files, publicKey: keys.publicKey, app, close, metricsPort: metricsServer?.port };
   if (socketPath !== undefined) return { ...common, address: `unix:${socketPath}`, port: undefined, socketPath };
   const address = app.server.address();
   const boundPort = typeof address === "object" && address !== null ? address.port : (port ?? DEFAULT_PORT);
