@@ -20,6 +20,7 @@ afterEach(async () => {
 interface Answer {
   status: string;
   confirm?: string;
+  preview?: string;
   details?: { name: string; value: string; flags: string[]; scripts?: string[] }[];
   error?: { code: string; message: string };
 }
@@ -129,9 +130,16 @@ describe("Todoist (API v1)", () => {
     ]);
   });
 
-  it("says a reschedule replaces the due date", async () => {
+  it("says a reschedule replaces the due date, and its preview shows the task and the date it replaces", async () => {
+    // GET /api/v1/tasks/{task_id} as https://developer.todoist.com/api/v1/#tag/Tasks/operation/get_task_api_v1_tasks__task_id__get documents it.
+    provider.agent
+      .get("https://api.todoist.com")
+      .intercept({ path: "/api/v1/tasks/6X7rM8997g3RQmvh", method: "GET" })
+      .reply(200, { id: "6X7rM8997g3RQmvh", content: "Call the plumber", description: "", project_id: "6Jf8VQXxpwv56VQ7", priority: 1, labels: [], due: { date: "2024-06-03", string: "today", lang: "en", is_recurring: false }, checked: false, added_at: "2024-05-30T11:20:22.123456Z" }, { headers: { "content-type": "application/json" } });
     const answer = await run({ grant: grantFor({ integration: "todoist", access: "write" }), op: "tasks.reschedule", args: { task_id: "6X7rM8997g3RQmvh", due_string: "next monday" } });
     expect(answer.confirm).toBe("Reschedule Todoist task 6X7rM8997g3RQmvh to “next monday”, replacing its current due date");
+    expect(answer.preview).toBe("“Call the plumber”, now due today (2024-06-03)");
     expect(answer.details).toEqual([]);
+    expect(provider.sent.map((request) => request.method)).toEqual(["GET"]);
   });
 });
