@@ -21,7 +21,7 @@ import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integr
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import type { Dispatcher } from "undici";
 
-export const REVOCATION_HOSTS = ["oauth2.googleapis.com", "api.box.com", "zoom.us", "api.github.com", "slack.com", "connect.stripe.com", "gitlab.com", "app.asana.com"];
+export const REVOCATION_HOSTS = ["acme.my.salesforce.com", "oauth2.googleapis.com", "api.box.com", "zoom.us", "api.github.com", "slack.com", "connect.stripe.com", "gitlab.com", "app.asana.com"];
 
 export interface SeenRevocation {
   host: string;
@@ -73,6 +73,8 @@ export async function startRevocationStandIn(app: { clientId: string; clientSecr
       case "POST oauth2.googleapis.com/revoke":
       case "POST gitlab.com/oauth/revoke":
       case "POST app.asana.com/-/oauth_revoke":
+      // Salesforce: https://help.salesforce.com/s/articleView?id=sf.remoteaccess_revoke_token.htm (form `token`, 200; 400 `unsupported_token_type` / invalid token).
+      case "POST acme.my.salesforce.com/services/oauth2/revoke":
         return rfc7009(request, reply, host, () => ({}));
       case "POST api.box.com/oauth2/revoke":
         return rfc7009(request, reply, host, () => "");

@@ -11,7 +11,7 @@ import type { RevocationOutcome } from "./provider-revocation.js";
 
 const shipped = loadRegistry(manifestFiles);
 const app = { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
-const ids = ["github", "slack", "stripe", "google-drive", "box", "zoom", "gitlab", "asana", "microsoft-teams", "airtable"];
+const ids = ["google-calendar", "salesforce", "github", "slack", "stripe", "google-drive", "box", "zoom", "gitlab", "asana", "microsoft-teams", "airtable"];
 let standIn: RevocationStandIn;
 let broker: FastifyInstance;
 let logs: string[];
@@ -75,6 +75,7 @@ describe("POST /connect/:id/revoke", () => {
   it("RFC 7009: Google (form token), Box and GitLab and Asana (client in the body), Zoom (HTTP Basic)", async () => {
     for (const [id, host, auth] of [
       ["google-drive", "oauth2.googleapis.com", "body"],
+      ["google-calendar", "oauth2.googleapis.com", "body"],
       ["box", "api.box.com", "body"],
       ["gitlab", "gitlab.com", "body"],
       ["asana", "app.asana.com", "body"],
@@ -93,6 +94,19 @@ describe("POST /connect/:id/revoke", () => {
     const refused = await revoke("google-drive", { token: "ya29.unknown" });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error.code).toBe("revocation_refused");
+  });
+
+  it("a tenant revocation URL (Salesforce My Domain) is filled from the connection, and refused naming the setting without it", async () => {
+    standIn.live.add("00Dsalesforce-live");
+    const answer = await revoke("salesforce", { token: "00Dsalesforce-live", connection: { instance: "acme" } });
+    expect(answer.json()).toEqual({ revoked: true });
+    expect(last()).toMatchObject({ host: "acme.my.salesforce.com", path: "/services/oauth2/revoke" });
+    const missing = await revoke("salesforce", { token: "00Dsalesforce-live" });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.message).toContain("instance");
+    const invalid = await revoke("salesforce", { token: "x", connection: { instance: "evil.example/x" } });
+    expect(invalid.json().error.code).toBe("invalid_body");
+    expect(invalid.json().error.message).not.toContain("evil.example");
   });
 
   it("an OAuth integration without a revocation answers 409 revocation_unavailable with where to revoke by hand", async () => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { resolveTenantUrl } from "@eleven-integrations/executor";
 import { z } from "zod";
 import { BrokerError } from "../http/broker-error.js";
 import { resolveOAuthTarget } from "./oauth-integration.js";
@@ -8,6 +9,8 @@ const MAX_TOKEN_LENGTH = 16 * 1024;
 const bodySchema = z.strictObject({
   token: z.string().min(1).max(MAX_TOKEN_LENGTH),
   stripe_user_id: z.string().regex(/^acct_[A-Za-z0-9]{1,64}$/).optional(),
+  /** The connection's tenant settings (the bundle's `connection`), for a revocation URL on the member's tenant host. */
+  connection: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), z.string().max(256)).optional(),
 });
 
 /**
@@ -42,9 +45,15 @@ export async function connectRevoke(app: FastifyInstance): Promise<void> {
     if (revocation.dialect === "stripe" && body.data.stripe_user_id === undefined) {
       throw new BrokerError("invalid_body", "Stripe revokes a connected account: send stripe_user_id from the bundle with the token");
     }
+    // A tenant host (`https://{instance}.my.salesforce.com/...`): filled from the connection by the executor's rules.
+    const url = resolveTenantUrl(target.manifest, revocation.url, body.data.connection);
+    if (!url.ok) {
+      const settings = url.problems.map((problem) => problem.setting).filter((setting) => setting !== "");
+      throw new BrokerError("invalid_body", `${target.manifest.name} revokes on your own host: send connection { ${settings.join(", ")} } (${url.problems.map((problem) => problem.message).join("; ")})`);
+    }
     broker.revokeCounters.take(request.ip, broker.revokeLimits.perAddress, now);
     broker.revokeGlobal.take("all", broker.revokeLimits.global, now);
-    const outcome = await revokeAtProvider(broker.fetch, revocation.dialect, revocation.url, target.dialect.clientAuth, target.app, {
+    const outcome = await revokeAtProvider(broker.fetch, revocation.dialect, url.url, target.dialect.clientAuth, target.app, {
       token: body.data.token,
       stripeUserId: body.data.stripe_user_id,
     });
