@@ -1,4 +1,5 @@
 // A sidecar app for inject tests: the test keys, a temporary audit file, a captured log.
+import type { ExecutorLimits } from "@eleven-integrations/executor";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -26,7 +27,7 @@ export async function readAudit(auditFile: string): Promise<AuditRecord[]> {
     .map((line) => JSON.parse(line) as AuditRecord);
 }
 
-export async function testApp(options: { dispatcher?: Dispatcher; trustedMembers?: string[] } = {}): Promise<TestApp> {
+export async function testApp(options: { dispatcher?: Dispatcher; trustedMembers?: string[]; limits?: ExecutorLimits } = {}): Promise<TestApp> {
   const auditFile = join(await temporaryDirectory(), "audit.log");
   const logs = captureLogs();
   const app = buildApp({
@@ -37,6 +38,7 @@ export async function testApp(options: { dispatcher?: Dispatcher; trustedMembers
     auditFile,
     auditKey: AUDIT_KEY,
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
     logger: { level: "trace", stream: logs.stream },
   });
   checkAnswersAgainstDescription(app);

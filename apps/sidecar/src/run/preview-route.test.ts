@@ -198,4 +198,25 @@ describe("POST /v1/run: a write with a preview", () => {
     writeSucceeds();
     expect(await run({ grant: sealed, op: "documents.append_text", args: ARGS, confirmation })).toMatchObject({ status: "ok" });
   });
+
+  it("a preview read that times out answers timeout and writes nothing; the tap stays unused", async () => {
+    await harness.app.close();
+    harness = await testApp({ dispatcher: provider.dispatcher, limits: { timeoutMs: 300, retries: 0 } });
+    documentIs("Quarterly plan");
+    const sealed = grant();
+    await run({ grant: sealed, op: "documents.append_text", args: ARGS });
+    provider.agent
+      .get(DOCS)
+      .intercept({ path: READ_PATH, method: "GET" })
+      .reply(200, { documentId: DOCUMENT_ID, title: "Quarterly plan" }, { headers: { "content-type": "application/json" } })
+      .delay(2_000);
+    const confirmation = tap(sealed, `${CONFIRM}\n“Quarterly plan”`);
+    const answer = await run({ grant: sealed, op: "documents.append_text", args: ARGS, confirmation });
+    expect(answer).toMatchObject({ status: "error", op: "documents.append_text", error: { code: "timeout" } });
+    expect(writes()).toHaveLength(0);
+    documentIs("Quarterly plan");
+    writeSucceeds();
+    expect(await run({ grant: sealed, op: "documents.append_text", args: ARGS, confirmation })).toMatchObject({ status: "ok" });
+    expect(writes()).toHaveLength(1);
+  });
 });
