@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -71,14 +72,16 @@ describe("the catalog page in a real headless chromium", () => {
     expect(await first.textContent()).toBe("GitHub: Close an issue");
     expect((await visible(page))[0]).toBe("integration-github");
 
-    // Follow the result: the op's row is the target.
+    // Follow the result: the op on its integration's page is the target.
     await first.click();
     await page.waitForURL(/#op-github-issues\.close$/);
     expect(await page.$eval(":target", (element) => element.id)).toBe("op-github-issues.close");
     expect(await page.locator("#op-github-issues\\.close .destructive").textContent()).toBe("destructive");
 
+    expect(new URL(page.url()).pathname).toBe("/integrations/github");
+    await page.goto(`${origin}/`);
+
     // Filter by category: picking one submits the form (the page's one script).
-    await page.fill("#q", "");
     await Promise.all([page.waitForURL(/category=payments/), page.selectOption("#category", "payments")]);
     expect(await visible(page)).toEqual(["integration-stripe"]);
     expect(await page.locator("#count").textContent()).toBe(`Showing 1 of ${manifestFiles.length}`);
@@ -112,6 +115,80 @@ describe("the catalog page in a real headless chromium", () => {
     expect(shown[0]).toBe("integration-slack");
     expect(shown.filter((id) => !communication.includes(id))).toEqual([]);
     expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+// axe-core's own source, evaluated in the page through the devtools protocol (the page's CSP allows no script of ours).
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's WCAG 2.x A/AA rules and best practices on the page as shown; the violations, serious and critical first. */
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = (await page.evaluate(
+    'axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } }).then((result) => ({ passes: result.passes.length, violations: result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })) }))',
+  )) as { passes: number; violations: AxeViolation[] };
+  // A run that checked nothing would pass vacuously.
+  expect(result.passes).toBeGreaterThan(10);
+  return result.violations;
+}
+
+const PAGES = [
+  { name: "home", path: "/" },
+  { name: "search", path: "/?q=close%20issue" },
+  { name: "integration", path: "/integrations/github" },
+] as const;
+
+describe("the catalog pages are accessible and fit a phone", () => {
+  for (const scheme of ["light", "dark"] as const) {
+    for (const shown of PAGES) {
+      it(`${shown.name} (${scheme}): no serious or critical axe violation`, async () => {
+        const { page } = await openPage();
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${origin}${shown.path}`);
+        const violations = await axeViolations(page);
+        const byImpact: Record<string, string[]> = {};
+        for (const violation of violations) (byImpact[violation.impact ?? "none"] ??= []).push(`${violation.id} (${violation.nodes.length})`);
+        console.log(`axe ${shown.name} ${scheme}: ${JSON.stringify(byImpact)}`);
+        expect(violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")).toEqual([]);
+        await page.context().close();
+      }, 120_000);
+    }
+  }
+
+  for (const shown of PAGES) {
+    it(`${shown.name}: no horizontal scroll at 360 px, light and dark screenshots`, async () => {
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+      const page = await context.newPage();
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${origin}${shown.path}`);
+        const widths = await page.evaluate("({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })");
+        expect(widths).toEqual({ scroll: 360, client: 360 });
+        await page.screenshot({ path: `${OUTPUT}${shown.name}-360-${scheme}.png` });
+      }
+      await page.setViewportSize({ width: 1100, height: 900 });
+      await page.goto(`${origin}${shown.path}`);
+      await page.screenshot({ path: `${OUTPUT}${shown.name}-wide.png` });
+      await context.close();
+    });
+  }
+
+  it("the skip link is the first stop of the keyboard and shows where focus is", async () => {
+    const { page } = await openPage();
+    await page.goto(`${origin}/integrations/github`);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.textContent")).toBe("Skip to the operations");
+    const outline = await page.evaluate("getComputedStyle(document.activeElement).outlineStyle");
+    expect(outline).toBe("solid");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate("document.activeElement.id")).toBe("main");
     await page.context().close();
   });
 });

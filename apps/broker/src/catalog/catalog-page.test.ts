@@ -5,6 +5,7 @@ import { testApp } from "../__fixtures__/test-app.js";
 import { CATALOG_PAGE_SCRIPT, linkify } from "./catalog-page.js";
 import { escapeHtml, STYLESHEET } from "../http/html.js";
 import { loadRegistry } from "@eleven-integrations/loader";
+import { manifestFiles } from "@eleven-integrations/manifests";
 
 function destructiveRegistry() {
   const json = {
@@ -109,8 +110,8 @@ describe("GET / (catalog page)", () => {
 describe("GET / uses the catalog search", () => {
   it("lists ranked results (typo tolerant) linking to the op rows, and orders the integrations by their best hit", async () => {
     const response = await page("/?q=creat%20nte");
-    const results = response.body.slice(response.body.indexOf('<section id="results">'), response.body.indexOf("</section>"));
-    expect(results).toContain('<a href="#op-testauth-notes.create">Test Auth: Create a note</a>');
+    const results = response.body.slice(response.body.indexOf('<section id="results"'), response.body.indexOf("</section>"));
+    expect(results).toContain('<a href="/integrations/testauth#op-testauth-notes.create">Test Auth: Create a note</a>');
     expect(response.body).toContain('<tr id="op-testauth-notes.create">');
     expect(articles(response.body).filter((entry) => !entry.hidden).map((entry) => entry.id)[0]).toBe("testauth");
   });
@@ -143,5 +144,36 @@ describe("escaping helpers", () => {
     expect(linkify('https://x.example.com/"onmouseover="alert(1)')).toBe(
       '<a href="https://x.example.com/" rel="noopener noreferrer">https://x.example.com/</a>&quot;onmouseover=&quot;alert(1)',
     );
+  });
+});
+
+describe("GET /integrations/:id (an integration's page)", () => {
+  async function integrationPage(id: string) {
+    app = (await import("../__fixtures__/test-app.js")).testApp({ registry: loadRegistry(manifestFiles), oauthApps: {} }).app;
+    return app.inject({ method: "GET", url: `/integrations/${id}`, headers: { accept: "text/html" } });
+  }
+
+  it("shows every op with its args, access, confirm line and declared preview, the token link and the account op", async () => {
+    const response = await integrationPage("dropbox");
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-security-policy"]).toContain("script-src 'none'");
+    const dropbox = loadRegistry(manifestFiles).integrations().find((manifest) => manifest.id === "dropbox");
+    if (dropbox === undefined) throw new Error("dropbox manifest missing");
+    for (const op of dropbox.ops) {
+      expect(response.body).toContain(`<section class="op" id="op-dropbox-${op.id}"`);
+      if (op.confirm !== undefined) expect(response.body).toContain(escapeHtml(op.confirm));
+      if (op.preview !== undefined) expect(response.body).toContain(`<q>${escapeHtml(op.preview.line)}</q>`);
+      for (const name of Object.keys(op.args ?? {})) expect(response.body).toContain(`<code>${name}</code>`);
+    }
+    expect(dropbox.ops.some((op) => op.preview !== undefined)).toBe(true);
+    expect(response.body).toContain(`read with <a href="#op-dropbox-${dropbox.auth.identity}">`);
+    expect(response.body).toContain("Not available on this broker: no OAuth app is configured");
+    expect(response.body).toContain('<a class="skip" href="#main">');
+    expect(response.body).toContain('<main id="main"');
+  });
+
+  it("answers 404 for an id the registry does not hold", async () => {
+    const response = await integrationPage("nope");
+    expect(response.statusCode).toBe(404);
   });
 });

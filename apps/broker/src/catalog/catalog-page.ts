@@ -43,15 +43,21 @@ export function renderCatalogPage(catalog: ServedCatalog, search: CatalogSearch,
   const ordered = searching ? [...entries].sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity)) : entries;
   const count = entries.filter(shown).length;
   const body =
+    `<a class="skip" href="#main">Skip to the integrations</a>` +
     `<header><h1>Eleven integrations</h1>` +
-    `<p>${entries.length} integration${entries.length === 1 ? "" : "s"} · registry <code>${escapeHtml(catalog.hash.slice(0, 16))}</code> · ` +
+    `<p class="muted">${entries.length} integration${entries.length === 1 ? "" : "s"} · registry <code>${escapeHtml(catalog.hash.slice(0, 16))}</code> · ` +
     `<a href="/registry">JSON</a></p></header>` +
     renderSearchForm(filter, categories) +
     renderCategoryLinks(categories) +
     `<p id="count" aria-live="polite">Showing ${count} of ${entries.length}</p>` +
     (filter.query.trim() === "" ? "" : renderResults(hits)) +
-    `<main>${ordered.map((entry) => renderEntry(entry, shown(entry))).join("")}</main>`;
+    `<main id="main" tabindex="-1" aria-label="Integrations">${ordered.map((entry) => renderEntry(entry, shown(entry))).join("")}</main>`;
   return htmlDocument({ title: "Eleven integrations", body, script: CATALOG_PAGE_SCRIPT });
+}
+
+/** The address of one integration's own page. */
+export function integrationPath(id: string): string {
+  return `/integrations/${encodeURIComponent(id)}`;
 }
 
 /** The anchor of one op's row on the page. */
@@ -60,19 +66,19 @@ export function operationAnchor(integration: string, op: string): string {
 }
 
 function renderResults(hits: readonly ServedSearchHit[]): string {
-  if (hits.length === 0) return `<section id="results"><h2>Results</h2><p>Nothing matches. Try fewer or other words.</p></section>`;
+  if (hits.length === 0) return `<section id="results" aria-labelledby="results-heading"><h2 id="results-heading">Results</h2><p>Nothing matches. Try fewer or other words.</p></section>`;
   const items = hits
     .map((hit) => {
       if (hit.kind === "integration") {
-        return `<li><a href="#integration-${escapeHtml(hit.integration)}">${escapeHtml(hit.name)}</a> <small>integration · ${escapeHtml(hit.category)}</small></li>`;
+        return `<li><a href="${escapeHtml(integrationPath(hit.integration))}">${escapeHtml(hit.name)}</a> <small>integration · ${escapeHtml(hit.category)}</small></li>`;
       }
       return (
-        `<li><a href="#${escapeHtml(operationAnchor(hit.integration, hit.op))}">${escapeHtml(hit.name)}: ${escapeHtml(hit.label)}</a> ` +
+        `<li><a href="${escapeHtml(integrationPath(hit.integration))}#${escapeHtml(operationAnchor(hit.integration, hit.op))}">${escapeHtml(hit.name)}: ${escapeHtml(hit.label)}</a> ` +
         `<span class="access access-${hit.access}">${escapeHtml(hit.access)}</span> <small><code>${escapeHtml(hit.op)}</code></small></li>`
       );
     })
     .join("");
-  return `<section id="results"><h2>Results</h2><ol>${items}</ol></section>`;
+  return `<section id="results" aria-labelledby="results-heading"><h2 id="results-heading">Results</h2><ol>${items}</ol></section>`;
 }
 
 function renderSearchForm(filter: CatalogFilter, categories: readonly [string, number][]): string {
@@ -103,7 +109,7 @@ function renderEntry(entry: ServedCatalogEntry, shown: boolean): string {
   const id = `integration-${entry.id}`;
   return (
     `<article id="${escapeHtml(id)}" data-category="${escapeHtml(entry.category)}"${shown ? "" : " hidden"}>` +
-    `<h2>${escapeHtml(entry.name)} <small>${escapeHtml(entry.id)}</small></h2>` +
+    `<h2><a href="${escapeHtml(integrationPath(entry.id))}">${escapeHtml(entry.name)}</a> <small>${escapeHtml(entry.id)}</small></h2>` +
     `<p class="meta">${escapeHtml(entry.category)} · API <code>${escapeHtml(entry.auth.base)}</code></p>` +
     renderAuth(entry) +
     renderOperations(entry) +
@@ -119,7 +125,7 @@ function renderAuth(entry: ServedCatalogEntry): string {
     const scopes = oauth.scopes.length === 0 ? "no scopes" : `scopes ${oauth.scopes.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(" ")}`;
     rows.push(
       entry.oauth_available === true
-        ? `<dt>OAuth</dt><dd>Connect from the messenger through this broker (${scopes}).</dd>`
+        ? `<dt>OAuth</dt><dd>Connect from the messenger through this broker (<code>/connect/${escapeHtml(entry.id)}/start</code>; ${scopes}).</dd>`
         : `<dt>OAuth</dt><dd class="unavailable">Not available on this broker: no OAuth app is configured (${scopes}).</dd>`,
     );
   }
@@ -135,7 +141,78 @@ function renderOperations(entry: ServedCatalogEntry): string {
         `<td>${op.confirm === undefined ? "" : escapeHtml(op.confirm)}</td></tr>`,
     )
     .join("");
-  return `<table><thead><tr><th>Operation</th><th>Access</th><th>Confirm line</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table><caption class="skip">Operations of ${escapeHtml(entry.name)}</caption><thead><tr><th>Operation</th><th>Access</th><th>Confirm line</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** Headers of an integration's page: no script at all. */
+export const INTEGRATION_PAGE_HEADERS = htmlHeaders([]);
+
+/**
+ * One integration on its own page: how to connect it (OAuth through the messenger,
+ * where to mint a token, which op names the account) and every op with its args,
+ * access, confirm line and, for a write that declares one, its preview.
+ */
+export function renderIntegrationPage(entry: ServedCatalogEntry): string {
+  const byId = new Map(entry.ops.map((op) => [op.id, op]));
+  const reads = entry.ops.filter((op) => op.access === "read").length;
+  const body =
+    `<a class="skip" href="#main">Skip to the operations</a>` +
+    `<header><nav aria-label="Breadcrumb"><ul><li><a href="/">All integrations</a></li>` +
+    `<li><a href="/?category=${escapeHtml(encodeURIComponent(entry.category))}">${escapeHtml(entry.category)}</a></li></ul></nav>` +
+    `<h1>${escapeHtml(entry.name)} <small>${escapeHtml(entry.id)}</small></h1>` +
+    `<p class="muted">${entry.ops.length} operation${entry.ops.length === 1 ? "" : "s"} (${reads} read, ${entry.ops.length - reads} write) · API <code>${escapeHtml(entry.auth.base)}</code> · ` +
+    `<a href="/registry/${escapeHtml(encodeURIComponent(entry.id))}">JSON</a></p></header>` +
+    `<main id="main" tabindex="-1">` +
+    `<section aria-labelledby="connect-heading"><h2 id="connect-heading">Connect</h2>${renderAuth(entry)}${renderIdentity(entry)}</section>` +
+    `<section aria-labelledby="ops-heading"><h2 id="ops-heading">Operations</h2>` +
+    entry.ops.map((op) => renderOperationDetail(entry, op, byId)).join("") +
+    `</section></main>`;
+  return htmlDocument({ title: `${entry.name} · Eleven integrations`, body });
+}
+
+type ServedOperation = ServedCatalogEntry["ops"][number];
+
+function renderIdentity(entry: ServedCatalogEntry): string {
+  const identity = entry.auth.identity;
+  if (identity === undefined) return `<p class="muted">This integration names no account op: a connection does not say which account it acts as.</p>`;
+  return (
+    `<p>The account a connection acts as is read with ` +
+    `<a href="#${escapeHtml(operationAnchor(entry.id, identity))}"><code>${escapeHtml(identity)}</code></a> when it is connected.</p>`
+  );
+}
+
+function renderOperationDetail(entry: ServedCatalogEntry, op: ServedOperation, byId: ReadonlyMap<string, ServedOperation>): string {
+  const anchor = operationAnchor(entry.id, op.id);
+  const rows: string[] = [`<dt>Request</dt><dd><code>${escapeHtml(op.method)} ${escapeHtml(op.path)}</code></dd>`];
+  rows.push(`<dt>Args</dt><dd>${renderArgs(op)}</dd>`);
+  if (op.confirm !== undefined) rows.push(`<dt>Confirm line</dt><dd>${escapeHtml(op.confirm)}</dd>`);
+  if (op.preview !== undefined) {
+    const read = byId.get(op.preview.op);
+    rows.push(
+      `<dt>Preview</dt><dd>Before the member taps, reads ` +
+        `<a href="#${escapeHtml(operationAnchor(entry.id, op.preview.op))}">${escapeHtml(read?.label ?? op.preview.op)}</a> and shows ` +
+        `<q>${escapeHtml(op.preview.line)}</q></dd>`,
+    );
+  }
+  if (entry.auth.identity === op.id) rows.push(`<dt>Account</dt><dd>Names the connected account.</dd>`);
+  return (
+    `<section class="op" id="${escapeHtml(anchor)}" aria-labelledby="${escapeHtml(anchor)}-h">` +
+    `<h3 id="${escapeHtml(anchor)}-h">${escapeHtml(op.label)} <span class="access access-${op.access}">${escapeHtml(op.access)}</span>` +
+    `${op.destructive === true ? ' <span class="destructive">destructive</span>' : ""}</h3>` +
+    `<p class="muted"><code>${escapeHtml(op.id)}</code></p><dl>${rows.join("")}</dl></section>`
+  );
+}
+
+function renderArgs(op: ServedOperation): string {
+  const args = Object.entries(op.args ?? {});
+  if (args.length === 0) return `<span class="muted">none</span>`;
+  const items = args.map(([name, arg]) => {
+    const facts = [arg.required === true ? "required" : "optional", arg.type ?? "string"];
+    const choices = arg.enum === undefined ? "" : ` one of ${arg.enum.map((value) => `<code>${escapeHtml(value)}</code>`).join(", ")}`;
+    const description = arg.description === undefined ? "" : ` — ${escapeHtml(arg.description)}`;
+    return `<li><code>${escapeHtml(name)}</code> <span class="muted">(${escapeHtml(facts.join(", "))})</span>${choices}${description}</li>`;
+  });
+  return `<ul class="args">${items.join("")}</ul>`;
 }
 
 const HTTPS_URL = /(https:\/\/[^\s<>"'`]+)/;

@@ -3,7 +3,7 @@ import fastifyPlugin from "fastify-plugin";
 import { BROKER_CONTEXT } from "./context.js";
 import { BrokerError } from "./broker-error.js";
 import { servedCatalog, servedEntry } from "../catalog/catalog.js";
-import { CATALOG_PAGE_HEADERS, renderCatalogPage } from "../catalog/catalog-page.js";
+import { CATALOG_PAGE_HEADERS, INTEGRATION_PAGE_HEADERS, renderCatalogPage, renderIntegrationPage } from "../catalog/catalog-page.js";
 import { createCatalogSearch, parseSearchQuery } from "../catalog/catalog-search.js";
 import { queryOf, single } from "./query.js";
 import { createRepresentation, ifNoneMatchHits, type Representation } from "../catalog/representation.js";
@@ -17,7 +17,7 @@ export const RELEASE_CACHE_CONTROL = "public, no-cache";
 const MAX_FILTER_LENGTH = 200;
 
 /**
- * `GET /registry`, `GET /registry/:id`, `GET /healthz` and the catalog page `GET /`.
+ * `GET /registry`, `GET /registry/:id`, `GET /healthz`, the catalog page `GET /` and a page per integration `GET /integrations/:id`.
  * Every registry body is serialised and compressed here, once, when the app is built.
  */
 async function catalogRoutes(app: FastifyInstance): Promise<void> {
@@ -66,6 +66,14 @@ async function catalogRoutes(app: FastifyInstance): Promise<void> {
     const query = queryOf(request.url);
     const filter = { query: bounded(single(query, "q")), category: bounded(single(query, "category")) };
     return reply.headers(CATALOG_PAGE_HEADERS).header("cache-control", PAGE_CACHE_CONTROL).send(renderCatalogPage(catalog, search, filter));
+  });
+
+  // Each integration's page is rendered once, here: it depends only on the catalog this app serves.
+  const pages = new Map(catalog.integrations.map((entry) => [entry.id, renderIntegrationPage(entry)]));
+  app.get<{ Params: { id: string } }>("/integrations/:id", (request, reply) => {
+    const page = pages.get(request.params.id);
+    if (page === undefined) throw new BrokerError("unknown_integration", "no integration with this id in the registry");
+    return reply.headers(INTEGRATION_PAGE_HEADERS).header("cache-control", PAGE_CACHE_CONTROL).send(page);
   });
 }
 
