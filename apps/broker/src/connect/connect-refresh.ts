@@ -43,7 +43,7 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
     reply.header("vary", "Origin");
     if (origin !== undefined && broker.allowedOrigins.has(origin)) reply.header("access-control-allow-origin", origin);
     // Checked first, before anything is kept for a caller-chosen value.
-    const admitted = await broker.refreshLimiter.admit(request.ip, Date.now());
+    const admitted = await broker.refreshLimiter.admit(request.ip, broker.now() * 1000);
     if (!admitted.ok) throw new BrokerError("rate_limited", "too many refreshes from this address or in all: try again later", { retryAfterSeconds: admitted.retryAfterSeconds });
     if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
       throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
@@ -61,7 +61,7 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
       target.manifest.id,
       body.data.refresh_token,
       async () => {
-        const decision = await broker.refreshLimiter.take(caller, Date.now());
+        const decision = await broker.refreshLimiter.take(caller, broker.now() * 1000);
         if (!decision.ok) {
           request.log.info({ integration: target.manifest.id, retryAfter: decision.retryAfterSeconds }, "refresh refused: over the limit");
           throw new BrokerError("rate_limited", "too many refreshes from this address, for this client or of this refresh token: try again later", { retryAfterSeconds: decision.retryAfterSeconds });
