@@ -154,6 +154,7 @@ function buildState(config: SidecarConfig, onRedisError: (error: Error) => void)
     return new RedisState({
       url: config.redisUrl,
       namespace: config.botKeys.publicKey,
+      ...(config.revocationFile === undefined ? {} : { revocationFile: config.revocationFile }),
       ...(config.rateLimits === undefined ? {} : { rateLimits: config.rateLimits }),
       onError: onRedisError,
     });

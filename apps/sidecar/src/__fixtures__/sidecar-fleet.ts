@@ -32,7 +32,8 @@ export interface Fleet {
   bot: KeyPair;
   sidecars: FleetMember[];
   grant(options?: GrantOptions): string;
-  confirmation(grant: string, op: string, args: Record<string, string>): string;
+  /** The member's tap; `now` (Unix seconds) is the member's clock, when it is not this machine's. */
+  confirmation(grant: string, op: string, args: Record<string, string>, now?: number): string;
   revocation(grant: string, signer?: KeyPair): string;
   close(): Promise<void>;
 }
@@ -86,7 +87,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     bot,
     sidecars,
     grant: (grantOptions = {}) => grantFor({ botPublicKey: bot.publicKey, ...grantOptions }),
-    confirmation: (grant, op, args) => signConfirmation({ member, grant: opened(grant, bot), op, args, line: lineFor(op, args) }),
+    confirmation: (grant, op, args, now) => signConfirmation({ member, grant: opened(grant, bot), op, args, line: lineFor(op, args), ...(now === undefined ? {} : { now }) }),
     revocation: (grant, signer = member) => signRevocation({ member: signer, grant }),
     close: async () => {
       // Not dispatcher-owned: the apps were given the stand-in's dispatcher, which the test closes.

@@ -3,6 +3,7 @@ import { RateLimiterRedis } from "rate-limiter-flexible";
 import { closeRedis, connectRedis, waitUntilReady } from "./redis-connection.js";
 import { consumeBoth, limiterOptions, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
 import { RevocationJournal } from "./revocation-journal.js";
+import { StoreEpoch } from "./store-epoch.js";
 import { keepMarginMs, StateUnavailableError, type RateDecision, type RateLimits, type SharedState, type Strictness } from "./shared-state.js";
 
 /** One command's deadline unless configured, in ms. */
@@ -18,6 +19,11 @@ export interface RedisStateOptions {
   commandTimeoutMs?: number;
   /** Told about connection errors. */
   onError?: (error: Error) => void;
+  /**
+   * Revocations this sidecar recorded or saw are also journaled here (0600), so they
+   * survive a restart and are written back to a Redis that lost its data. Without it: memory only.
+   */
+  revocationFile?: string;
   /** This sidecar's clock in ms (tests set it behind or ahead); default `Date.now`. */
   now?: () => number;
 }
@@ -53,7 +59,8 @@ export class RedisState implements SharedState {
   private readonly shared: LimiterPair;
   private readonly local: LimiterPair;
   /** Revocations this sidecar recorded or read: what reads rely on while Redis is down. */
-  private readonly known = new RevocationJournal();
+  private readonly known: RevocationJournal;
+  private readonly epoch: StoreEpoch;
   private readonly now: () => number;
   private readonly marginMs: number;
 
@@ -65,6 +72,8 @@ export class RedisState implements SharedState {
       ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
       ...(options.onError === undefined ? {} : { onError: options.onError }),
     });
+    this.known = new RevocationJournal(options.revocationFile);
+    this.epoch = new StoreEpoch(this.client, this.prefix, this.now);
     const limits = resolveRateLimits(options.rateLimits);
     this.shared = {
       grant: new RateLimiterRedis({ storeClient: this.client, keyPrefix: `${this.prefix}rl:grant`, rejectIfRedisNotReady: true, ...limiterOptions(limits.perGrant) }),
@@ -84,20 +93,45 @@ export class RedisState implements SharedState {
   }
 
   async open(): Promise<void> {
-    await waitUntilReady(this.client);
+    this.known.load();
+    if (!(await waitUntilReady(this.client))) return;
+    try {
+      // No epoch yet: a new store, or one emptied while this sidecar was away. What it knows goes back either way.
+      if (await this.epoch.establish()) await this.writeBackRevocations();
+    } catch {
+      // learned with the first command that reaches Redis
+    }
   }
 
   async close(): Promise<void> {
     await closeRedis(this.client);
+    this.known.close();
   }
 
   async consumeConfirmation(member: string, key: string, exp: number): Promise<boolean> {
     this.requireReady();
     try {
-      return (await this.client.set(`${this.prefix}replay:${member}:${key}`, "1", "PX", this.keepMs(exp), "NX")) === "OK";
+      const [epoch, set] = execResults(await this.client.multi().get(this.epoch.key).set(`${this.prefix}replay:${member}:${key}`, "1", "PX", this.keepMs(exp), "NX").exec());
+      await this.noteEpoch(epoch);
+      // A store that lost its data cannot say whether a confirmation signed before that was used: refused, the member taps again.
+      if (this.epoch.refuses(exp)) return false;
+      return set === "OK";
     } catch (error) {
       throw unavailable(error);
     }
+  }
+
+  /** Checks the epoch read beside a command; when the store was emptied, writes back every revocation this sidecar knows. */
+  private async noteEpoch(seen: unknown): Promise<void> {
+    if ((await this.epoch.observe(typeof seen === "string" ? seen : null)) === "same") return;
+    await this.writeBackRevocations();
+  }
+
+  private async writeBackRevocations(): Promise<void> {
+    const now = Math.floor(this.now() / 1000);
+    const pipeline = this.client.pipeline();
+    for (const [gid, member, until] of this.known.entries(now)) pipeline.set(`${this.prefix}revoked:${gid}:${member}`, "1", "PX", this.keepMs(until));
+    await pipeline.exec();
   }
 
   async takeRun(member: string, gid: string, integration: string, strictness: Strictness): Promise<RateDecision> {
@@ -120,7 +154,11 @@ export class RedisState implements SharedState {
     } catch (error) {
       throw unavailable(error);
     }
-    this.known.revoke(gid, member, until);
+    try {
+      this.known.revoke(gid, member, until);
+    } catch (error) {
+      throw new StateUnavailableError("the revocation journal could not be written", { cause: error });
+    }
   }
 
   async isRevoked(gid: string, member: string, strictness: Strictness): Promise<boolean> {
@@ -131,7 +169,9 @@ export class RedisState implements SharedState {
     }
     try {
       const key = `${this.prefix}revoked:${gid}:${member}`;
-      const ttlMs = await this.client.pttl(key);
+      const [epoch, ttl] = execResults(await this.client.multi().get(this.epoch.key).pttl(key).exec());
+      await this.noteEpoch(epoch);
+      const ttlMs = Number(ttl);
       if (ttlMs === -2) return false;
       // Remembered here for as long as Redis keeps it (a key without expiry, never written by us, for an hour).
       this.known.revoke(gid, member, Math.floor(this.now() / 1000) + (ttlMs < 0 ? 3660 : Math.ceil(ttlMs / 1000)));
@@ -150,6 +190,15 @@ export class RedisState implements SharedState {
   private requireReady(): void {
     if (!this.ready) throw unavailable();
   }
+}
+
+/** The replies of a MULTI, or the first error among them. */
+function execResults(results: [Error | null, unknown][] | null): unknown[] {
+  if (results === null) throw new Error("the transaction was aborted");
+  return results.map(([error, value]) => {
+    if (error !== null) throw error;
+    return value;
+  });
 }
 
 function unavailable(cause?: unknown): StateUnavailableError {

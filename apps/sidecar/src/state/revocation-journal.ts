@@ -53,6 +53,15 @@ export class RevocationJournal {
     return true;
   }
 
+  /** Every live revocation, `[gid, member, until]`: what a sidecar writes back to a store that lost its data. */
+  *entries(now: number = Math.floor(Date.now() / 1000)): Generator<[string, string, number]> {
+    for (const [key, until] of this.revoked) {
+      if (until <= now) continue;
+      const [gid = "", member = ""] = key.split(" ");
+      yield [gid, member, until];
+    }
+  }
+
   close(): void {
     this.file?.close();
   }

@@ -216,8 +216,14 @@ describe("while Redis is down", () => {
     await expect
       .poll(async () => (await b.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS })).body.status, { timeout: 15_000, interval: 200 })
       .toBe("confirmation_required");
+    // Redis came back empty (test-support restarts it without persistence): a confirmation that could
+    // have been signed before the loss is refused (finding 3), one signed after it runs once.
     const before = writesSent();
-    const confirmation = bots.confirmation(writeGrant, "issues.create", ISSUE_ARGS);
+    const early = await a.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS, confirmation: bots.confirmation(writeGrant, "issues.create", ISSUE_ARGS) });
+    expect(early.body.error.code).toBe("confirmation_invalid");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The member's clock 60 s ahead stands in for a tap made a minute after the loss was found.
+    const confirmation = bots.confirmation(writeGrant, "issues.create", ISSUE_ARGS, Math.floor(Date.now() / 1000) + 60);
     const answers = await Promise.all([a, b, a, b].map((sidecar) => sidecar.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS, confirmation })));
     expect(answers.filter((answer) => answer.body.status === "ok")).toHaveLength(1);
     expect(writesSent() - before).toBe(1);
