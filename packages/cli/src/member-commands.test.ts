@@ -67,6 +67,21 @@ describe("integrations grant", () => {
     expect(err.join("") + out.join("")).not.toContain(TOKEN);
   });
 
+  it("sets the account the token acts as with --account <id:name>, and refuses one without both halves", async () => {
+    const member = await memberKeyFile();
+    const bot = generateBotKeys();
+    const base = ["grant", "--member", member.file, "--bot", bot.publicKey, "--integration", "github", "--access", "read", "--token-env", "GITHUB_TOKEN"];
+    expect(await main([...base, "--account", "583231:octocat:work"], io)).toBe(0);
+    const grant = openGrant(out.join("").trim(), { bot, trustedMembers: [member.publicKey] });
+    expect(grant.account).toEqual({ id: "583231", name: "octocat:work" });
+    expect(err.join("")).toContain("as octocat:work (583231)");
+    for (const bad of ["583231", ":octocat", "583231:"]) {
+      err.length = 0;
+      expect(await main([...base, "--account", bad], io)).toBe(2);
+      expect(err.join("")).toContain("--account must be <id>:<name>");
+    }
+  });
+
   it("refuses a missing token, a write op in a read grant, an unknown op, and a key file others can read", async () => {
     const member = await memberKeyFile();
     const bot = generateBotKeys().publicKey;

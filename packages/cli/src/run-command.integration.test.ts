@@ -289,3 +289,24 @@ it("never lets the member's token into the audit log", async () => {
   expect(audit).not.toContain(TOKEN);
   expect(audit).not.toContain("From the CLI");
 });
+
+describe("integrations whoami", () => {
+  it("prints the account the grant's credential acts as, asked of the provider now", async () => {
+    const grant = await grantFile("read");
+    const before = provider.requests.length;
+    const answered = await cli(["whoami", "--grant", `@${grant}`]);
+    expect(answered.code).toBe(0);
+    expect(JSON.parse(answered.out)).toEqual({ status: "ok", integration: "github", account: { id: "1", name: "octocat" } });
+    expect(answered.err).toBe("github: octocat (1)\n");
+    expect(provider.requests.slice(before).map((request) => `${request.method} ${request.url}`)).toEqual(["GET /user"]);
+    expect(answered.out + answered.err).not.toContain(TOKEN);
+  });
+
+  it("exits 1 with the error envelope for a grant the sidecar refuses", async () => {
+    const file = join(dir, "garbage-grant.txt");
+    await writeFile(file, "eg1.garbage\n", { mode: 0o600 });
+    const answered = await cli(["whoami", "--grant", `@${file}`]);
+    expect(answered.code).toBe(1);
+    expect(JSON.parse(answered.out)).toMatchObject({ status: "error", integration: null, error: { code: "grant_invalid" } });
+  });
+});

@@ -2,6 +2,7 @@
 // connects to 127.0.0.1 while verifying the certificate for api.github.com against a test CA.
 // Its answers copy GitHub's REST documentation, trimmed to the fields the manifest picks:
 // GET /user/repos (https://docs.github.com/en/rest/repos/repos#list-repositories-for-the-authenticated-user),
+// GET /user (https://docs.github.com/en/rest/users/users#get-the-authenticated-user, its example user),
 // POST /repos/{owner}/{repo}/issues (https://docs.github.com/en/rest/issues/issues#create-an-issue),
 // GET /repos/{owner}/{repo}/issues and its Link header (the pagination page named below), and the
 // `{ message, documentation_url }` error body (https://docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api).
@@ -75,6 +76,7 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
     const last = requests[requests.length - 1];
     if (last !== undefined) last.body = request.body;
   });
+  server.get("/user", async () => ({ login: "octocat", id: 1, node_id: "MDQ6VXNlcjE=", name: "monalisa octocat", html_url: "https://github.com/octocat", type: "User" }));
   server.get("/user/repos", async () => {
     if (reposDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, reposDelayMs));
     return REPOSITORIES;

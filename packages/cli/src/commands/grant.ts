@@ -2,6 +2,16 @@ import { GrantError, issueGrant, ready } from "@eleven-integrations/grants";
 import { UsageError, type CommandIo } from "../io.js";
 import { readKeyFile } from "../key-file.js";
 import { resolveRegistry } from "../resolve-registry.js";
+import { escapeText } from "../terminal-text.js";
+
+/** `--account <id>:<name>`: the id is everything before the first colon (ids never hold one), the name the rest. */
+function parseAccount(text: string): { id: string; name: string } {
+  const colon = text.indexOf(":");
+  const id = colon < 0 ? "" : text.slice(0, colon);
+  const name = colon < 0 ? "" : text.slice(colon + 1);
+  if (id === "" || name === "") throw new UsageError("--account must be <id>:<name>, both non-empty (for example 583231:octocat)");
+  return { id, name };
+}
 
 export interface GrantCommand {
   memberFile: string;
@@ -10,6 +20,8 @@ export interface GrantCommand {
   access: string;
   ops: string[];
   tokenEnv: string;
+  /** `<id>:<name>`, split at the first colon. */
+  account?: string | undefined;
   kind: string;
   ttlSeconds: string;
   dir: string | undefined;
@@ -28,6 +40,7 @@ export async function grant(command: GrantCommand, io: CommandIo): Promise<numbe
   const token = io.env[command.tokenEnv];
   if (token === undefined || token === "") throw new UsageError(`set the token in the environment variable ${command.tokenEnv}`);
 
+  const account = command.account === undefined ? undefined : parseAccount(command.account);
   const registry = await resolveRegistry(command.dir, io.cwd);
   const manifest = registry.get(command.integration);
   const manifestHash = registry.manifestHash(command.integration);
@@ -48,10 +61,13 @@ export async function grant(command: GrantCommand, io: CommandIo): Promise<numbe
       access: command.access,
       ...(command.ops.length > 0 ? { ops: command.ops } : {}),
       credential: { kind: command.kind, token },
+      ...(account === undefined ? {} : { account }),
       ttlSeconds,
     });
     io.stdout(`${sealed}\n`);
-    io.stderr(`${command.access} grant for ${command.integration}${command.ops.length > 0 ? ` (${command.ops.join(", ")})` : ""}, valid ${ttlSeconds} s\n`);
+    io.stderr(
+      `${command.access} grant for ${command.integration}${account === undefined ? "" : ` as ${escapeText(account.name)} (${escapeText(account.id)})`}${command.ops.length > 0 ? ` (${command.ops.join(", ")})` : ""}, valid ${ttlSeconds} s\n`,
+    );
     return 0;
   } catch (error) {
     if (GrantError.isInstance(error)) throw new UsageError(`${error.code}: ${error.message}`);

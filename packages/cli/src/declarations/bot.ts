@@ -44,6 +44,19 @@ export const runCommand = defineCommand({
     ),
 });
 
+export const whoamiCommand = defineCommand({
+  words: ["whoami"],
+  audience: "bot",
+  summary: "ask a sidecar which account a grant's credential acts as (it runs the integration's identity op now); prints the answer",
+  flags: {
+    grant: { value: "@file|-", required: true, help: "the grant, from a file or standard input" },
+    sidecar: SIDECAR,
+    "caller-token-file": CALLER_TOKEN_FILE,
+  },
+  run: async ({ flags }, io) =>
+    (await import("../commands/whoami.js")).whoami({ grant: flags.grant, sidecar: flags.sidecar, callerTokenFile: flags["caller-token-file"] }, io),
+});
+
 export const searchCommand = defineCommand({
   words: ["search"],
   audience: "bot",

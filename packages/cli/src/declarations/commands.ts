@@ -1,4 +1,4 @@
-import { auditVerifyCommand, runCommand, mcpCommand, searchCommand } from "./bot.js";
+import { auditVerifyCommand, runCommand, mcpCommand, searchCommand, whoamiCommand } from "./bot.js";
 import type { Audience, CommandDeclaration, FlagDeclarations } from "./declare.js";
 import { listCommand, registrySignCommand, registryVerifyCommand, showCommand, validateCommand } from "./maintainer.js";
 import { confirmCommand, grantCommand, keysCommand, revokeCommand } from "./member.js";
@@ -19,6 +19,7 @@ export const COMMANDS: readonly CommandDeclaration<FlagDeclarations>[] = [
   confirmCommand,
   revokeCommand,
   runCommand,
+  whoamiCommand,
   searchCommand,
   mcpCommand,
   auditVerifyCommand,

@@ -26,6 +26,7 @@ export const grantCommand = defineCommand({
     kind: { value: "pat|oauth", default: "pat", help: "what the token is" },
     ttl: { value: "seconds", default: "3600", help: "how long the grant lasts (at most 3600)" },
     "token-env": { value: "name", default: "INTEGRATION_TOKEN", help: "the environment variable holding the token" },
+    account: { value: "id:name", help: "which of your accounts at the provider the token acts as (shown to the bot, in its palette and audit line)" },
     dir: DIR,
   },
   run: async ({ flags }, io) =>
@@ -39,6 +40,7 @@ export const grantCommand = defineCommand({
         kind: flags.kind,
         ttlSeconds: flags.ttl,
         tokenEnv: flags["token-env"],
+        account: flags.account,
         dir: flags.dir,
       },
       io,

@@ -48,8 +48,16 @@ describe("the tool catalog", () => {
     expect(catalog.tools[1]?.tool.annotations).toEqual({ title: "Delete an item", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
     expect(catalog.tools[1]?.tool.description).toContain("Destructive");
     expect(catalog.tools[0]?.tool.description).toContain("pass its next_page as page");
+    expect(catalog.tools[0]?.tool.description).not.toContain("Acts as");
     expect(catalog.refusals).toEqual([{ code: "grant_expired", message: "grant refused (expired)", next_action: "Ask the member for a fresh grant." }]);
     expect(catalog.problems).toHaveLength(2);
     expect(catalog.problems[1]).toContain("longer than 64 characters");
+  });
+});
+
+describe("a grant that names its account", () => {
+  it("names the account in each of its tools' descriptions", () => {
+    const catalog = toolCatalog([{ grant: 0, answer: { status: "ok", integration: "github", access: "read", account: { id: "583231", name: "octocat-at-work" }, ops: [list] } }]);
+    expect(catalog.tools[0]?.tool.description).toContain("Acts as the github account octocat-at-work (id 583231).");
   });
 });

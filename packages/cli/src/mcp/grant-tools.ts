@@ -1,5 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { OpsAnswer, PaletteOperation } from "@eleven-integrations/sidecar-protocol";
+import type { Account, OpsAnswer, PaletteOperation } from "@eleven-integrations/sidecar-protocol";
 import { toolName } from "./tool-name.js";
 import { toolInputSchema } from "./tool-schema.js";
 
@@ -53,7 +53,7 @@ export function toolCatalog(palettes: readonly GrantPalette[]): ToolCatalog {
         continue;
       }
       if (byName.has(name)) continue;
-      const entry: GrantTool = { tool: describeTool(name, answer.integration, operation), integration: answer.integration, operation, grant };
+      const entry: GrantTool = { tool: describeTool(name, answer.integration, operation, answer.account), integration: answer.integration, operation, grant };
       byName.set(name, entry);
       tools.push(entry);
     }
@@ -61,9 +61,11 @@ export function toolCatalog(palettes: readonly GrantPalette[]): ToolCatalog {
   return { tools, problems, refusals };
 }
 
-function describeTool(name: string, integration: string, operation: PaletteOperation): Tool {
+function describeTool(name: string, integration: string, operation: PaletteOperation, account: Account | undefined): Tool {
   const read = operation.access === "read";
   const sentences = [`${operation.label}.`, `${integration} ${operation.id}, ${read ? "read-only" : "writes"}.`];
+  // Which of the member's accounts acts (a personal or a work GitHub): the agent can say so before it runs anything.
+  if (account !== undefined) sentences.push(`Acts as the ${integration} account ${account.name} (id ${account.id}).`);
   if (!read) sentences.push(`Runs only after the member confirms the line “${operation.confirm ?? operation.label}”: call without a confirmation to get the line to show them.`);
   if (operation.destructive === true) sentences.push("Destructive: hard or impossible to undo.");
   if (operation.page !== undefined) sentences.push("Answers one page; pass its next_page as page to get the next.");
