@@ -1,3 +1,5 @@
+import { markedError } from "@eleven-integrations/schema/marked-error";
+
 /** Where a command reads and writes; tests pass their own. */
 export interface CommandIo {
   readonly stdout: (text: string) => void;
@@ -36,17 +38,10 @@ export const processIo: CommandIo = {
   ask: askOnTerminal,
 };
 
-const MARKER = Symbol.for("eleven-integrations.error.UsageError");
-
 /** A command line that cannot run as written: exit 2 with what was wrong. */
-export class UsageError extends Error {
+export class UsageError extends markedError("UsageError") {
   readonly code = "usage" as const;
-  private readonly [MARKER] = true;
   constructor(message: string) {
     super(message);
-    this.name = "UsageError";
-  }
-  static isInstance(value: unknown): value is UsageError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }

@@ -1,3 +1,4 @@
+import { hasErrorMarker } from "@eleven-integrations/schema/marked-error";
 import { COMMANDS } from "./declarations/commands.js";
 import type { CommandDeclaration, FlagDeclarations } from "./declarations/declare.js";
 import { commandHelp, usage } from "./declarations/help.js";
@@ -21,10 +22,8 @@ function findCommand(argv: readonly string[]): { command: CommandDeclaration<Fla
   throw new UsageError(`unknown command "${first}"`);
 }
 
-/** True for an error class of ours carrying the `Symbol.for('eleven-integrations.error.<name>')` marker, without loading its package. */
-function isMarked(error: unknown, name: string): error is Error & { issues?: readonly { file: string; path: string; message: string }[] } {
-  return typeof error === "object" && error !== null && Symbol.for(`eleven-integrations.error.${name}`) in error;
-}
+/** A RegistryError's problems, read without loading the loader. */
+type RegistryProblems = { issues: readonly { file: string; path: string; message: string }[] };
 
 /**
  * Runs one command line; resolves to the exit code (0 ok, 1 failed, 2 usage).
@@ -49,14 +48,15 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
     }
     return await command.run(parsed.input, io);
   } catch (error) {
-    if (isMarked(error, "SpecError")) {
+    if (hasErrorMarker(error, "SpecError") && error instanceof Error) {
       io.stderr(`integrations: ${escapeText(error.message)}\n`);
       return 2;
     }
-    if (isMarked(error, "RegistryError") && error.issues !== undefined) {
+    if (hasErrorMarker(error, "RegistryError")) {
+      const { issues } = error as RegistryProblems;
       // A manifest that does not load: every problem, escaped (a problem can quote manifest text).
-      for (const issue of error.issues) io.stderr(`${escapeText(`${issue.file}: ${issue.path}: ${issue.message}`)}\n`);
-      io.stderr(`${error.issues.length} problem${error.issues.length === 1 ? "" : "s"}: nothing loaded\n`);
+      for (const issue of issues) io.stderr(`${escapeText(`${issue.file}: ${issue.path}: ${issue.message}`)}\n`);
+      io.stderr(`${issues.length} problem${issues.length === 1 ? "" : "s"}: nothing loaded\n`);
       return 1;
     }
     if (!UsageError.isInstance(error)) throw error;

@@ -1,7 +1,6 @@
-import type { Manifest } from "@eleven-integrations/schema";
+import { markedError, type Manifest } from "@eleven-integrations/schema";
 import type { Envelope } from "./envelope.js";
 
-const MARKER = Symbol.for("eleven-integrations.error.IdentityError");
 /** The longest account id or name taken from an identity answer. */
 export const MAX_ACCOUNT_TEXT = 256;
 
@@ -14,18 +13,12 @@ export interface Account {
 export type IdentityErrorCode = "identity_not_declared" | "identity_failed" | "identity_incomplete";
 
 /** The identity op's answer does not say which account the credential is. */
-export class IdentityError extends Error {
+export class IdentityError extends markedError("IdentityError") {
   readonly code: IdentityErrorCode;
-  private readonly [MARKER] = true;
 
   constructor(code: IdentityErrorCode, message: string) {
     super(message);
-    this.name = "IdentityError";
     this.code = code;
-  }
-
-  static isInstance(value: unknown): value is IdentityError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }
 

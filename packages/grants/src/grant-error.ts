@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("eleven-integrations.error.GrantError");
+import { markedError } from "@eleven-integrations/schema";
 
 /** Every reason a grant, confirmation or sealed value is refused. */
 export const GRANT_ERROR_CODES = [
@@ -35,22 +35,15 @@ export interface ExpiredGrantSummary {
  * Thrown when a grant, confirmation, key or sealed value is refused. The message
  * names what was wrong, never a token, a key or a payload.
  */
-export class GrantError extends Error {
+export class GrantError extends markedError("GrantError") {
   readonly code: GrantErrorCode;
   /** On an `expired` grant only: the verified payload without its credential. */
   readonly grant?: ExpiredGrantSummary;
-  private readonly [MARKER] = true;
 
   constructor(code: GrantErrorCode, message: string, grant?: ExpiredGrantSummary) {
     super(message);
-    this.name = "GrantError";
     this.code = code;
     if (grant !== undefined) this.grant = grant;
-  }
-
-  /** True for a GrantError from any installed copy of this package. */
-  static isInstance(value: unknown): value is GrantError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }
 

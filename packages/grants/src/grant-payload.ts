@@ -1,6 +1,7 @@
 import { isBase64UrlOf } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
 import { checkKeys, isPlainObject } from "./strict-json.js";
+import { OP_ID_PATTERN } from "@eleven-integrations/schema";
 
 /** What a member granted a bot: the signed payload of a grant, its fields as on the wire. */
 export interface Grant {
@@ -70,7 +71,7 @@ const CONNECTION_VALUE = /^[a-z0-9-]{1,63}$/;
 const LONE_SURROGATE = /\p{Cs}/u;
 
 export const INTEGRATION_ID = /^[a-z][a-z0-9-]{0,39}$/;
-export const OP_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
+export const OP_ID = OP_ID_PATTERN;
 const MANIFEST_HASH = /^[0-9a-f]{64}$/;
 // Visible ASCII: credentials go into an HTTP header, where anything else is either invalid or an injection.
 const TOKEN = /^[\x21-\x7e]+$/;

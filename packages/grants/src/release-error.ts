@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("eleven-integrations.error.ReleaseError");
+import { markedError } from "@eleven-integrations/schema";
 
 /** Every reason a signed registry release is refused by `verifyRelease`. */
 export const RELEASE_ERROR_CODES = [
@@ -15,18 +15,11 @@ export const RELEASE_ERROR_CODES = [
 export type ReleaseErrorCode = (typeof RELEASE_ERROR_CODES)[number];
 
 /** Thrown when a registry release is refused; the message names why, never a secret key. */
-export class ReleaseError extends Error {
+export class ReleaseError extends markedError("ReleaseError") {
   readonly code: ReleaseErrorCode;
-  private readonly [MARKER] = true;
 
   constructor(code: ReleaseErrorCode, message: string) {
     super(message);
-    this.name = "ReleaseError";
     this.code = code;
-  }
-
-  /** True for a ReleaseError from any installed copy of this package. */
-  static isInstance(value: unknown): value is ReleaseError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }

@@ -1,3 +1,5 @@
+import { valueAtDotPath } from "@eleven-integrations/schema";
+
 /** How many items of an array a lookup scans for the first match. */
 const MAX_SCANNED_ITEMS = 100;
 
@@ -12,22 +14,7 @@ export type Lookup = (body: unknown) => unknown;
  */
 export function compileLookup(path: string): Lookup {
   const segments = path.split(".");
-  const walk = (value: unknown, index: number): unknown => {
-    if (index === segments.length) return value;
-    const segment = segments[index] as string;
-    if (Array.isArray(value)) {
-      if (/^(?:0|[1-9][0-9]{0,8})$/.test(segment)) return walk(value[Number(segment)], index + 1);
-      const scanned = Math.min(value.length, MAX_SCANNED_ITEMS);
-      for (let item = 0; item < scanned; item += 1) {
-        const found = walk(value[item], index);
-        if (found !== undefined) return found;
-      }
-      return undefined;
-    }
-    if (value === null || typeof value !== "object" || !Object.hasOwn(value, segment)) return undefined;
-    return walk((value as Record<string, unknown>)[segment], index + 1);
-  };
-  return (body) => walk(body, 0);
+  return (body) => valueAtDotPath(body, segments, { arrays: "first", maxScanned: MAX_SCANNED_ITEMS });
 }
 
 /** A scalar an answer gives as an identifier or a cursor: a string as it is, a finite number as its text. */

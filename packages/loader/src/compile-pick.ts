@@ -1,20 +1,14 @@
 import type { Pick } from "@eleven-integrations/schema";
+import { markedError } from "@eleven-integrations/schema";
 
 /** How deep a picked value may nest; deeper responses are refused, never walked. */
 export const MAX_PICK_DEPTH = 64;
 
-const MARKER = Symbol.for("eleven-integrations.error.PickError");
-
 /** The response could not be projected (it nests deeper than {@link MAX_PICK_DEPTH}). */
-export class PickError extends Error {
+export class PickError extends markedError("PickError") {
   readonly code = "too_deep" as const;
-  private readonly [MARKER] = true;
   constructor() {
     super(`the response nests deeper than ${MAX_PICK_DEPTH} levels`);
-    this.name = "PickError";
-  }
-  static isInstance(value: unknown): value is PickError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }
 

@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("eleven-integrations.error.RegistryError");
+import { markedError } from "@eleven-integrations/schema";
 
 export interface RegistryIssue {
   /** The manifest file (or folder) the problem is in. */
@@ -9,10 +9,9 @@ export interface RegistryIssue {
 }
 
 /** Thrown when any manifest is bad: the registry then loads nothing. */
-export class RegistryError extends Error {
+export class RegistryError extends markedError("RegistryError") {
   readonly code = "invalid_registry" as const;
   readonly issues: readonly RegistryIssue[];
-  private readonly [MARKER] = true;
 
   constructor(issues: readonly RegistryIssue[]) {
     const count = issues.length;
@@ -20,11 +19,6 @@ export class RegistryError extends Error {
       `the registry did not load: ${count} problem${count === 1 ? "" : "s"}\n` +
         issues.map((issue) => `${issue.file}: ${issue.path}: ${issue.message}`).join("\n"),
     );
-    this.name = "RegistryError";
     this.issues = Object.freeze(issues.map((issue) => Object.freeze({ ...issue })));
-  }
-
-  static isInstance(value: unknown): value is RegistryError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }

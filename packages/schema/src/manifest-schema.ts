@@ -6,6 +6,7 @@ import { manifestProblems } from "./manifest-rules.js";
 import { previewSchema } from "./preview.js";
 import { parseTenantTemplate } from "./tenant-url.js";
 import { dotPathProblem } from "./dot-path.js";
+import { OP_ID_PATTERN } from "./patterns.js";
 import { headerNameProblem, headerValueProblem } from "./headers.js";
 import { parsePathTemplate } from "./path-template.js";
 import { pagingSchema, type Paging } from "./paging.js";
@@ -15,7 +16,6 @@ import { plainTextProblem } from "./plain-text.js";
 import { providerErrorsSchema } from "./provider-errors.js";
 
 const ID = /^[a-z][a-z0-9-]*$/;
-const OP_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
 const ARG_NAME = /^[a-z][a-z0-9_]*$/;
 const AUTH_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -77,7 +77,7 @@ const jsonBody = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
 
 export const operationSchema = z
   .strictObject({
-    id: z.string().regex(OP_ID, "must be namespace.verb (lowercase letters, digits, _)"),
+    id: z.string().regex(OP_ID_PATTERN, "must be namespace.verb (lowercase letters, digits, _)"),
     label: text(200),
     access: z.enum(["read", "write"]),
     method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
@@ -180,7 +180,7 @@ const authObjectFields = z
      */
     tenant: z.record(z.string().regex(ARG_NAME, "tenant names are [a-z][a-z0-9_]*"), tenantSchema).optional(),
     /** The read op that answers who the credential is (GitHub `users.me`: `GET /user`). */
-    identity: z.string().regex(OP_ID, "must name a read op of this manifest (namespace.verb)").optional(),
+    identity: z.string().regex(OP_ID_PATTERN, "must name a read op of this manifest (namespace.verb)").optional(),
     /** Which picked fields of the identity op hold the account's id and display name; `id` and `name` when absent. */
     identity_fields: z.strictObject({ id: dotPath.optional(), name: dotPath.optional() }).optional(),
   });

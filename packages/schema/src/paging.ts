@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dotPathProblem } from "./dot-path.js";
+import { OP_ID_PATTERN } from "./patterns.js";
 
 const ARG_NAME = /^[a-z][a-z0-9_]*$/;
 /** A query key as the provider writes it: URL-safe, brackets allowed (`page[after]`). */
@@ -10,9 +11,8 @@ const dotPath = z.string().superRefine((value, context) => {
   if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
 });
 const arg = z.string().regex(ARG_NAME, "must name one of the op's args");
-const OP_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
 /** Another read of the same manifest that takes the cursor in its own `page.arg` (Dropbox `files/list_folder/continue`). */
-const nextOp = z.string().regex(OP_ID, "must name a read op of this manifest (namespace.verb)");
+const nextOp = z.string().regex(OP_ID_PATTERN, "must name a read op of this manifest (namespace.verb)");
 /** A path from the origin on: literal segments, or `*` for exactly one segment. */
 const LINK_PATH = /^(?:\/(?:[A-Za-z0-9._~-]+|\*))+$/;
 

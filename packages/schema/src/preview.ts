@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { plainTextProblem } from "./plain-text.js";
 import { splitLine } from "./preview-line.js";
+import { OP_ID_PATTERN } from "./patterns.js";
 
-const OP_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
 const ARG_NAME = /^[a-z][a-z0-9_]*$/;
 
 /**
@@ -12,7 +12,7 @@ const ARG_NAME = /^[a-z][a-z0-9_]*$/;
  * Which op and args exist is checked with the whole manifest (see manifestSchema).
  */
 export const previewSchema = z.strictObject({
-  op: z.string().regex(OP_ID, "must name a read op of this manifest (namespace.verb)"),
+  op: z.string().regex(OP_ID_PATTERN, "must name a read op of this manifest (namespace.verb)"),
   args: z.record(z.string().regex(ARG_NAME, "must name one of the preview op's args"), z.string().min(1).max(500)).optional(),
   line: z
     .string()

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { OP_ID_PATTERN } from "@eleven-integrations/schema";
 
 /** An op id as manifests write it: `<group>.<action>`, such as `repos.list`. */
-export const OP_ID_PATTERN = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
+export { OP_ID_PATTERN };
 export const MAX_OP_ID_LENGTH = 100;
 /** At most this many grants in one search: a bot holds a handful per member. */
 export const MAX_SEARCH_GRANTS = 32;

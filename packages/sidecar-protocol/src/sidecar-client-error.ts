@@ -1,6 +1,5 @@
 import type { BodyIssue, HttpErrorCode } from "./http-error-schema.js";
-
-const MARKER = Symbol.for("eleven-integrations.error.SidecarClientError");
+import { markedError } from "@eleven-integrations/schema";
 
 /**
  * Why a call never reached its route's answer: the sidecar refused it before the
@@ -22,24 +21,17 @@ export type SidecarClientErrorCode =
   | "caller_token_unreadable";
 
 /** A call that got no route answer. The message is the client's own words: it never quotes a token, a grant or an answer. */
-export class SidecarClientError extends Error {
+export class SidecarClientError extends markedError("SidecarClientError") {
   readonly code: SidecarClientErrorCode;
   /** The HTTP status when the sidecar answered. */
   readonly status: number | undefined;
   /** With `invalid_body`: each path of the body and what is wrong with it. */
   readonly issues: BodyIssue[] | undefined;
-  private readonly [MARKER] = true;
 
   constructor(code: SidecarClientErrorCode, message: string, details: { status?: number; issues?: BodyIssue[]; cause?: unknown } = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = "SidecarClientError";
     this.code = code;
     this.status = details.status;
     this.issues = details.issues;
-  }
-
-  /** True for a `SidecarClientError` from any installed copy of this package. */
-  static isInstance(value: unknown): value is SidecarClientError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }

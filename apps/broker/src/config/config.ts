@@ -7,8 +7,7 @@ import type { ServerTimeouts } from "../http/server-timeouts.js";
 import type { RevocationOutcome } from "../connect/provider-revocation.js";
 import type { RedisTarget } from "../state/redis-connection.js";
 import type { ConnectEvent } from "../http/context.js";
-
-const MARKER = Symbol.for("eleven-integrations.error.BrokerConfigError");
+import { markedError, KEY_PATTERN } from "@eleven-integrations/schema";
 
 /** The OAuth app the broker holds for one integration. */
 export interface OAuthApp {
@@ -117,25 +116,18 @@ export interface ConfigIssue {
 export type ConfigResult<T> = { ok: true; value: T } | { ok: false; issues: ConfigIssue[] };
 
 /** A configuration the broker refuses to start with; `issues` names every problem, never a secret value. */
-export class BrokerConfigError extends Error {
+export class BrokerConfigError extends markedError("BrokerConfigError") {
   readonly code = "invalid_config" as const;
   readonly issues: readonly ConfigIssue[];
-  private readonly [MARKER] = true;
 
   constructor(issues: readonly ConfigIssue[]) {
     super(
       `the broker configuration is not valid:\n` + issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n"),
     );
-    this.name = "BrokerConfigError";
     this.issues = issues;
-  }
-
-  static isInstance(value: unknown): value is BrokerConfigError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }
 
-const BASE64URL_32 = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 /** RFC 8252 private-use schemes are reverse domain names, so they hold a dot: `com.example.app:/done`. */
@@ -180,7 +172,7 @@ export function returnToProblem(value: string): string | undefined {
   return "must be https, http on loopback, or a reverse-domain app scheme (com.example.app:/path)";
 }
 
-const stateKey = requiredString("a string").regex(BASE64URL_32, "must be 32 bytes of unpadded base64url (43 characters)");
+const stateKey = requiredString("a string").regex(KEY_PATTERN, "must be 32 bytes of unpadded base64url (43 characters)");
 
 const oauthAppSchema = z.strictObject({
   clientId: requiredString("a string")

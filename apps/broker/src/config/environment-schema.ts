@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KEY_PATTERN } from "@eleven-integrations/schema";
 
 /** What the configuration table of docs/operating.md says about one variable. */
 export interface VariableMeta {
@@ -27,8 +28,6 @@ const list = () =>
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 const PORT_MESSAGE = "must be a port number (0 to 65535)";
-/** A 32-byte Ed25519 public key, unpadded base64url. */
-export const BASE64URL_KEY = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
 /**
  * Every environment variable the `eleven-broker` command reads, with what it means,
@@ -73,7 +72,7 @@ export const brokerEnvironmentSchema = z.object({
     default: "none",
     file: "registryRelease",
   }),
-  BROKER_RELEASE_KEYS: variable(list().pipe(z.array(z.string().regex(BASE64URL_KEY, "must be a 32-byte unpadded base64url Ed25519 public key")).optional()), {
+  BROKER_RELEASE_KEYS: variable(list().pipe(z.array(z.string().regex(KEY_PATTERN, "must be a 32-byte unpadded base64url Ed25519 public key")).optional()), {
     description: "Release public keys (comma-separated in the variable): when set, the broker refuses to start with a release none of them signed.",
     default: "none (the signature is checked by the sidecars)",
     file: "releaseKeys",

@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { BASE64URL_KEY, LOG_LEVELS, brokerEnvironmentSchema, parseEnvironment, withoutBlanks, type BrokerEnvironment } from "./environment-schema.js";
+import { LOG_LEVELS, brokerEnvironmentSchema, parseEnvironment, withoutBlanks, type BrokerEnvironment } from "./environment-schema.js";
 import { brokerSettingsSchema, describeIssues, formatPath, toBrokerSettings, type BrokerSettings, type ConfigIssue, type ConfigResult } from "./config.js";
+import { KEY_PATTERN } from "@eleven-integrations/schema";
 
 /** What `server.ts` runs with: where to listen, which registry, the broker settings. */
 export interface ServerConfig {
@@ -51,7 +52,7 @@ export const brokerFileSchema = brokerSettingsSchema.extend({
   port: z.number().int().min(0).max(65535).optional(),
   registryDir: z.string().min(1).optional(),
   registryRelease: z.string().min(1).optional(),
-  releaseKeys: z.array(z.string().regex(BASE64URL_KEY, "must be a 32-byte unpadded base64url Ed25519 public key")).min(1).optional(),
+  releaseKeys: z.array(z.string().regex(KEY_PATTERN, "must be a 32-byte unpadded base64url Ed25519 public key")).min(1).optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
 });
 

@@ -1,6 +1,7 @@
 import type { OAuthSettings } from "@eleven-integrations/schema";
 import * as oauth from "oauth4webapi";
 import type { OutboundFetch, OutboundInit } from "./outbound-fetch.js";
+import { valueAtDotPath } from "@eleven-integrations/schema";
 
 /**
  * What a provider needs beyond RFC 6749, read once from the manifest's `oauth`
@@ -121,14 +122,9 @@ function normaliseScope(scope: unknown, separator: " " | ","): unknown {
     .join(" ");
 }
 
-/** The value at a dot-path of plain objects, never through the prototype chain. */
+/** The value at a dot-path of plain objects, never through the prototype chain (nor into an array). */
 export function valueAt(value: unknown, path: readonly string[]): unknown {
-  let current = value;
-  for (const segment of path) {
-    if (current === null || typeof current !== "object" || Array.isArray(current) || !Object.hasOwn(current, segment)) return undefined;
-    current = (current as Record<string, unknown>)[segment];
-  }
-  return current;
+  return valueAtDotPath(value, path);
 }
 
 function rebuild(response: Response, status: number, body: string, json: boolean): Response {

@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("eleven-integrations.error.BrokerError");
+import { markedError } from "@eleven-integrations/schema";
 
 /** Every error code the broker answers with, and the HTTP status each one carries. */
 export const BROKER_ERROR_STATUS = {
@@ -38,26 +38,19 @@ export type BrokerErrorCode = keyof typeof BROKER_ERROR_STATUS;
  * a page for a browser). The message is shown to the caller: it names what was
  * wrong, never a token, code, state, key or secret.
  */
-export class BrokerError extends Error {
+export class BrokerError extends markedError("BrokerError") {
   readonly code: BrokerErrorCode;
   readonly statusCode: number;
   /** Seconds before trying again, sent as `Retry-After` (429). */
   readonly retryAfterSeconds: number | undefined;
   /** Extra members of the error object (`revoke_help`): public values only. */
   readonly details: Readonly<Record<string, string>> | undefined;
-  private readonly [MARKER] = true;
 
   constructor(code: BrokerErrorCode, message: string, options: { retryAfterSeconds?: number; details?: Record<string, string> } = {}) {
     super(message);
-    this.name = "BrokerError";
     this.code = code;
     this.statusCode = BROKER_ERROR_STATUS[code];
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.details = options.details;
-  }
-
-  /** True for a BrokerError from any installed copy of this package. */
-  static isInstance(value: unknown): value is BrokerError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }

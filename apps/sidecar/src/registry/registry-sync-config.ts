@@ -1,14 +1,13 @@
 import { MAX_RELEASE_BYTES } from "@eleven-integrations/grants";
 import type { SidecarConfig } from "../config/config.js";
 import { SidecarStartError } from "../start/start-error.js";
+import { KEY_PATTERN } from "@eleven-integrations/schema";
 
 export const DEFAULT_REGISTRY_SYNC_MS = 60_000;
 export const MIN_REGISTRY_SYNC_MS = 100;
 export const DEFAULT_REGISTRY_FETCH_TIMEOUT_MS = 30_000;
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
-
-const RELEASE_KEY = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
 export interface RegistrySyncSettings {
   url: string;
@@ -37,7 +36,7 @@ export function registrySyncSettings(config: SidecarConfig): RegistrySyncSetting
   const keys = config.registryKeys ?? [];
   if (keys.length === 0) throw invalid("registryKeys is required with registryUrl: a release is trusted only for a trusted key's signature");
   keys.forEach((key, index) => {
-    if (!RELEASE_KEY.test(key)) throw invalid(`registryKeys entry ${index + 1} is not a 32-byte unpadded base64url Ed25519 public key`);
+    if (!KEY_PATTERN.test(key)) throw invalid(`registryKeys entry ${index + 1} is not a 32-byte unpadded base64url Ed25519 public key`);
   });
   const intervalMs = config.registrySyncMs ?? DEFAULT_REGISTRY_SYNC_MS;
   if (!Number.isSafeInteger(intervalMs) || intervalMs < MIN_REGISTRY_SYNC_MS) throw invalid(`registrySyncMs must be a whole number of milliseconds from ${MIN_REGISTRY_SYNC_MS}`);

@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("eleven-integrations.error.SyncRefusal");
+import { markedError } from "@eleven-integrations/schema";
 
 /** Why a sidecar did not take a registry release, as its log line names it. */
 export type SyncRefusalReason =
@@ -22,17 +22,11 @@ export type SyncRefusalReason =
   | "invalid_manifests";
 
 /** A release the sidecar refused; the running release stays. */
-export class SyncRefusal extends Error {
+export class SyncRefusal extends markedError("SyncRefusal") {
   readonly code: SyncRefusalReason;
-  private readonly [MARKER] = true;
 
   constructor(code: SyncRefusalReason, message: string) {
     super(message);
-    this.name = "SyncRefusal";
     this.code = code;
-  }
-
-  static isInstance(value: unknown): value is SyncRefusal {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }

@@ -1,4 +1,4 @@
-const MARKER = Symbol.for("eleven-integrations.error.SidecarStartError");
+import { markedError } from "@eleven-integrations/schema";
 
 /** Why a sidecar refuses to start. */
 export type SidecarStartErrorCode =
@@ -18,18 +18,11 @@ export type SidecarStartErrorCode =
   | "in_use";
 
 /** Thrown by `startSidecar` (and reported by the `eleven-sidecar` command) before it listens. Its message names the file, never its content. */
-export class SidecarStartError extends Error {
+export class SidecarStartError extends markedError("SidecarStartError") {
   readonly code: SidecarStartErrorCode;
-  private readonly [MARKER] = true;
 
   constructor(code: SidecarStartErrorCode, message: string) {
     super(message);
-    this.name = "SidecarStartError";
     this.code = code;
-  }
-
-  /** True for a SidecarStartError from any installed copy of this package. */
-  static isInstance(value: unknown): value is SidecarStartError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }

@@ -1,4 +1,5 @@
 import { CLOCK_SKEW_SECONDS } from "@eleven-integrations/grants";
+import { markedError } from "@eleven-integrations/schema";
 
 /** A rate limit: at most `points` runs in any window of `durationSeconds` (fixed windows, started by the first run). */
 export interface RateLimit {
@@ -51,20 +52,12 @@ export interface SharedState {
   isRevoked(gid: string, member: string, strictness: Strictness): Promise<boolean>;
 }
 
-const MARKER = Symbol.for("eleven-integrations.error.StateUnavailableError");
-
 /** The shared store (Redis, or the journal on disk) cannot be reached or written: nothing that needs it runs. */
-export class StateUnavailableError extends Error {
+export class StateUnavailableError extends markedError("StateUnavailableError") {
   readonly code = "unavailable" as const;
-  private readonly [MARKER] = true;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = "StateUnavailableError";
-  }
-
-  static isInstance(value: unknown): value is StateUnavailableError {
-    return typeof value === "object" && value !== null && MARKER in value;
   }
 }
 

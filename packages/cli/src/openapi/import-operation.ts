@@ -3,6 +3,7 @@ import { argName, draftArg, plainText } from "./draft-arg.js";
 import type { SpecOperation } from "./find-operation.js";
 import { expandArrays, isArraySchema, isObject, itemSchemas, propertyNames, propertyOf, requiredOf, valueRules, variants, type Schema } from "./schema-shape.js";
 import { SpecError } from "./spec-error.js";
+import { OP_ID_PATTERN } from "@eleven-integrations/schema";
 
 export interface Draft {
   /** The op, ready to paste into a manifest's `ops`. */
@@ -13,7 +14,6 @@ export interface Draft {
   readonly decide: readonly string[];
 }
 
-const OP_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 const QUERY_KEY = /^[A-Za-z0-9._~!$'()*+,;:@/?-]+$/;
 const PICK_SEGMENT = /^[A-Za-z0-9_-]+$/;
@@ -94,7 +94,7 @@ export function draftOperation(spec: SpecOperation, options: { id?: string | und
   const body = draftBody(spec, claim, args, decide);
   const access = spec.method === "GET" ? "read" : "write";
   const id = options.id ?? draftId(spec);
-  if (!OP_ID.test(id)) throw new SpecError("unknown_operation", `op id "${id}" is not namespace.verb ([a-z][a-z0-9_]*.[a-z][a-z0-9_]*); pass --id`);
+  if (!OP_ID_PATTERN.test(id)) throw new SpecError("unknown_operation", `op id "${id}" is not namespace.verb ([a-z][a-z0-9_]*.[a-z][a-z0-9_]*); pass --id`);
   const label = draftLabel(spec);
   const op: Operation = {
     id,

@@ -1,0 +1,37 @@
+/** The marker an error class of ours carries, shared by every installed copy of every package. */
+export function errorMarker(name: string): symbol {
+  return Symbol.for(`eleven-integrations.error.${name}`);
+}
+
+/** True when `value` is an error of the class named `name`, from any installed copy of its package. */
+export function hasErrorMarker(value: unknown, name: string): boolean {
+  return typeof value === "object" && value !== null && errorMarker(name) in value;
+}
+
+/**
+ * The base of an error class that is recognised across copies of a package
+ * (`instanceof` fails when two versions are installed):
+ *
+ *     export class GrantError extends markedError("GrantError") { ... }
+ *
+ * gives the class its `name`, marks each instance with
+ * `Symbol.for("eleven-integrations.error.GrantError")`, and a static
+ * `GrantError.isInstance(value): value is GrantError`. The name is written
+ * once, as a string, so it survives minification.
+ */
+export function markedError<const Name extends string>(name: Name) {
+  const marker = errorMarker(name);
+  return class MarkedError extends Error {
+    override readonly name: Name = name;
+
+    constructor(message?: string, options?: ErrorOptions) {
+      super(message, options);
+      (this as unknown as Record<symbol, boolean>)[marker] = true;
+    }
+
+    /** True for an instance of this class from any installed copy of its package. */
+    static isInstance<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+      return typeof value === "object" && value !== null && marker in value;
+    }
+  };
+}
