@@ -56,7 +56,7 @@ async function provider() {
   const app = Fastify({ https: { key, cert } });
   const body = JSON.stringify(REPOSITORIES);
   let served = 0;
-  app.get("/user/repos", (request, reply) => {
+  app.get("/user/repos", (_request, reply) => {
     served += 1;
     return reply.type("application/json; charset=utf-8").send(body);
   });

@@ -112,7 +112,13 @@ describe("integrations confirm", () => {
     const argv = ["confirm", "--member", member.file, "--gid", grant.gid, "github", operation?.id as string];
     for (const [name, value] of Object.entries(args)) argv.push("--arg", `${name}=${value}`);
     const questions: string[] = [];
-    const asking: CommandIo = { ...io, ask: async (question) => (questions.push(question), "y") };
+    const asking: CommandIo = {
+      ...io,
+      ask: async (question) => {
+        questions.push(question);
+        return "y";
+      },
+    };
     expect(await main([...argv, "--expect-digest", argsDigest(args)], asking)).toBe(0);
     const line = renderConfirm(operation?.confirm as string, args);
     expect(err.join("")).toContain(`github ${operation?.id} will run as:\n\n  ${line}\n`);
@@ -141,7 +147,13 @@ describe("integrations confirm asks before it signs", () => {
   it("shows the Gandi registrant on the line and the optional phone in the details, before the question", async () => {
     const member = await memberKeyFile();
     const seen: string[] = [];
-    const asking: CommandIo = { ...io, ask: async () => (seen.push(err.join("")), "yes") };
+    const asking: CommandIo = {
+      ...io,
+      ask: async () => {
+        seen.push(err.join(""));
+        return "yes";
+      },
+    };
     expect(await main(argv(member.file), asking)).toBe(0);
     expect(seen[0]).toContain("the owner on record will be Mallory Attacker (individual), mallory@evil.example, 1 Evil Way, 66600 Badtown, GB");
     expect(seen[0]).toContain("Details the line does not fully show:\n  phone (not in the line):\n    +44.2079460000\n");

@@ -152,7 +152,7 @@ export function layoutPreview(line: string, fields: Record<string, unknown>): Co
   return layoutLine("preview", line, (path) => fieldValue(fields, path));
 }
 
-function layoutLine(kind: TemplateKind, template: string, valueOf: (name: string) => string | undefined): ConfirmLayout {
+function layoutLine(kind: TemplateKind, template: string, valueFor: (name: string) => string | undefined): ConfirmLayout {
   const { pieces, delimiters, literalLength } = compiledTemplate(kind, template);
   const shown = new Map<string, ShownArg>();
 
@@ -164,7 +164,7 @@ function layoutLine(kind: TemplateKind, template: string, valueOf: (name: string
       slots.push(piece);
       continue;
     }
-    const value = valueOf(piece.name);
+    const value = valueFor(piece.name);
     if (value === undefined) continue;
     const neutralised = neutraliseText(value);
     const delimited = neutraliseDelimiters(neutralised.text, delimiters);

@@ -9,7 +9,7 @@ import type { ConfirmationPayload } from "./confirmation-payload.js";
 import { argsDigest, blake2b256Base64Url } from "./digest.js";
 import type { Grant } from "./grant-payload.js";
 import { issueGrant, signGrantPayload } from "./issue-grant.js";
-import { type KeyPair } from "./keys.js";
+import type { KeyPair } from "./keys.js";
 import { openGrant } from "./open-grant.js";
 import { renderConfirm } from "./render-confirm.js";
 import { ReplayCache } from "./replay-cache.js";

@@ -4,8 +4,6 @@ import { RegistryError, type RegistryIssue } from "./registry-error.js";
 import { validManifest } from "./__fixtures__/valid-manifest.js";
 import { allThirdReleaseFields, prototypeKeyAttacks, thirdReleaseRefusals, type Manifest } from "./__fixtures__/third-release-cases.js";
 
-type Json = Record<string, unknown>;
-
 function issuesOfText(text: string): RegistryIssue[] {
   try {
     loadRegistry([{ file: "example.json", text }]);

@@ -91,7 +91,7 @@ function refusalOf(status: number, body: Record<string, unknown>, dialect: OAuth
   if (providerCode === undefined) return status >= 400 ? undefined : { status: 400, body: { error: "invalid_request" } };
   const mapped: Record<string, string> = { error: Object.hasOwn(dialect.errorCodes, providerCode) ? (dialect.errorCodes[providerCode] as string) : providerCode };
   if (typeof body.error_description === "string") mapped.error_description = body.error_description;
-  return { status: status >= 400 ? status : 400, body: mapped };
+  return { status: Math.max(status, 400), body: mapped };
 }
 
 function tokenAnswer(body: Record<string, unknown>, dialect: OAuthDialect): Record<string, unknown> {

@@ -37,7 +37,7 @@ export async function exchangeCode(
 }
 
 /** Trades a refresh token for new tokens at the manifest's `token_url`. */
-export async function refreshTokens(context: BrokerContext, target: OAuthTarget, refreshToken: string): Promise<oauth.TokenEndpointResponse> {
+export async function refreshTokens(_context: BrokerContext, target: OAuthTarget, refreshToken: string): Promise<oauth.TokenEndpointResponse> {
   const options = { [oauth.customFetch]: target.fetch };
   const response = await oauth.refreshTokenGrantRequest(
     target.authorizationServer,

@@ -45,7 +45,7 @@ export const errorHandlingPlugin = fastifyPlugin(async (app: FastifyInstance) =>
 export function wantsHtml(request: FastifyRequest): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
   const accept = request.headers.accept;
-  return accept !== undefined && accept.includes("text/html");
+  return accept?.includes("text/html") ?? false;
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: BrokerError): FastifyReply {

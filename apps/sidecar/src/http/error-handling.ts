@@ -29,7 +29,7 @@ function registerErrorHandlers(app: FastifyInstance): void {
     request.log.error({ err: error }, "request failed");
     return reply.code(500).send(httpErrorBody("internal_error", "the sidecar failed to answer"));
   });
-  app.setNotFoundHandler((request, reply) =>
+  app.setNotFoundHandler((_request, reply) =>
     reply.code(404).send(httpErrorBody("not_found", `no such route: the sidecar serves ${ROUTES}`)),
   );
 }

@@ -1,6 +1,6 @@
 import { placeholderNames, splitTemplate, type Operation } from "@eleven-integrations/schema";
 import {
-  GraphQLError,
+  type GraphQLError,
   getNamedType,
   isEnumType,
   isNonNullType,
