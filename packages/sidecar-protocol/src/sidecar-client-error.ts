@@ -1,5 +1,6 @@
 import type { BodyIssue, HttpErrorCode } from "./http-error-schema.js";
-import { markedError } from "@eleven-integrations/schema";
+// The subpath, not the package root: the protocol's light `/home` entry imports this class and must load no zod.
+import { markedError } from "@eleven-integrations/schema/marked-error";
 
 /**
  * Why a call never reached its route's answer: the sidecar refused it before the
