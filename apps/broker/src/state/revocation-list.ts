@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { CLOCK_SKEW_SECONDS, MAX_GRANT_TTL_SECONDS } from "@eleven-integrations/grants";
+import { markedError } from "@eleven-integrations/schema";
 import { Redis } from "ioredis";
 
 /** How long a revocation is kept: until the longest grant it could end has expired anywhere, in ms. */
@@ -28,19 +29,11 @@ export interface RevocationList {
 /** A cursor as `GET /revocations?since=` takes it: "0", or what a `next` answered (`<ms>-<seq>`). */
 export const CURSOR = /^(0|[0-9]{1,15}-[0-9]{1,15})$/;
 
-const UNAVAILABLE_MARKER = Symbol.for("eleven-integrations.error.RevocationStoreUnavailable");
-
 /** Thrown when the shared store cannot be reached: the route answers 503, nothing half-kept. */
-export class RevocationStoreUnavailable extends Error {
+export class RevocationStoreUnavailable extends markedError("RevocationStoreUnavailable") {
   readonly code = "service_unavailable" as const;
-  private readonly [UNAVAILABLE_MARKER] = true;
   constructor() {
     super("the revocation list cannot be reached; try again");
-    this.name = "RevocationStoreUnavailable";
-  }
-
-  static isInstance(value: unknown): value is RevocationStoreUnavailable {
-    return typeof value === "object" && value !== null && UNAVAILABLE_MARKER in value;
   }
 }
 
