@@ -81,11 +81,32 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     revokeCounters: createWindowCounters({ windowMs: 60_000, maxKeys: 10_000 }),
     revokeGlobal: createWindowCounters({ windowMs: 60_000, maxKeys: 1 }),
     onRevocation: config.onRevocation,
-    onConnect: config.onConnect,
+    onConnect:
+      config.observability === undefined
+        ? config.onConnect
+        : (event) => {
+            config.observability?.metrics.recordConnect(event);
+            config.onConnect?.(event);
+          },
     // No retries: the member is waiting on the callback, and a failed identity ends the connect.
     executor: createExecutor({ registry, dispatcher, limits: { retries: 0, timeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS } }),
   };
   app.addHook("onClose", async () => context.refreshFlights.close());
+  if (config.observability !== undefined) {
+    const { metrics } = config.observability;
+    const observability = config.observability;
+    app.addHook("onClose", async () => observability.stop());
+    metrics.countRequests(app, (id) => registry.get(id) !== undefined);
+    let listening = false;
+    app.addHook("onListen", () => {
+      listening = true;
+    });
+    config.observability.reasons = () => [...(listening ? [] : ["registry_not_loaded"]), ...(redis !== undefined && redis.status !== "ready" ? ["redis_unreachable"] : [])];
+    metrics.beforeScrape(() => {
+      metrics.setRegistrySequence(release?.sequence ?? 0);
+      if (redis !== undefined) metrics.setRedisUp(redis.status === "ready");
+    });
+  }
   app.addHook("onReady", async () => {
     await ready();
     await context.refreshFlights.open();

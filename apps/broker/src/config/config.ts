@@ -8,6 +8,7 @@ import type { RevocationOutcome } from "../connect/provider-revocation.js";
 import type { RedisTarget } from "../state/redis-connection.js";
 import type { ConnectEvent } from "../http/context.js";
 import { markedError, KEY_PATTERN } from "@eleven-integrations/schema";
+import type { BrokerObservability } from "../metrics/broker-metrics.js";
 
 /** The OAuth app the broker holds for one integration. */
 export interface OAuthApp {
@@ -69,6 +70,8 @@ export interface BrokerConfig {
   revokeLimits?: { perAddress?: number; global?: number };
   /** Called with each connect's outcome (span or metric hook); never given a token. */
   onConnect?: (event: ConnectEvent) => void;
+  /** Metrics and readiness to feed (`startBroker` makes them with a metrics port); without it nothing is counted. */
+  observability?: BrokerObservability;
   /** Called with each revocation's outcome at the provider (metrics); never given the token. */
   onRevocation?: (event: { integration: string; outcome: RevocationOutcome }) => void;
   /** Replaces the in-process refresh limiter (a shared store when several brokers run); `refreshLimits` is then unused. */

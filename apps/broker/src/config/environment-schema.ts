@@ -87,6 +87,20 @@ export const brokerEnvironmentSchema = z.object({
       .optional()
       .transform((port) => (port === undefined ? 8080 : Number(port))),
     { description: "The port to listen on (0 picks a free one).", default: "8080", file: "port" }),
+  BROKER_METRICS_PORT: variable(
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,5}$/, PORT_MESSAGE)
+      .refine((port) => !/^\d{1,5}$/.test(port) || Number(port) <= 65535, PORT_MESSAGE)
+      .optional()
+      .transform((port) => (port === undefined ? undefined : Number(port))),
+    {
+      description:
+        "Serve Prometheus metrics (GET /metrics) and the probes GET /healthz and GET /readyz on 127.0.0.1:BROKER_METRICS_PORT (0 picks a free one, printed at start), never on the public listener. Unset: no metrics listener.",
+      default: "unset: no metrics",
+    },
+  ),
   BROKER_LOG_LEVEL: variable(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).default("info"), {
     description: "pino's level for the JSON log on stdout.",
     default: "info",

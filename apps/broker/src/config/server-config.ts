@@ -27,6 +27,8 @@ export interface ServerConfig {
   /** Redis Sentinel (`BROKER_REDIS_SENTINELS`, comma-separated `host:port`) and the primary's name (`BROKER_REDIS_NAME`). */
   redisSentinels?: string[];
   redisName?: string;
+  /** `BROKER_METRICS_PORT`: serve /metrics, /healthz and /readyz on 127.0.0.1 at this port (0: a free one). */
+  metricsPort?: number;
 }
 
 export interface LoadServerConfigOptions {
@@ -109,6 +111,7 @@ export function loadServerConfig(environment: Readonly<Record<string, string | u
       development: false,
       warnings,
       ...redis,
+      ...(env.BROKER_METRICS_PORT === undefined ? {} : { metricsPort: env.BROKER_METRICS_PORT }),
     };
     if (directory !== undefined) value.registryDir = directory;
     if (releaseFile !== undefined) value.registryRelease = releaseFile;
@@ -154,7 +157,7 @@ export function loadServerConfig(environment: Readonly<Record<string, string | u
   }
   if (issues.length > 0) return { ok: false, issues };
   const parsed = brokerSettingsSchema.parse(settings);
-  const value: ServerConfig = { ...listen, logLevel, settings: toBrokerSettings(parsed), development, warnings, ...redis };
+  const value: ServerConfig = { ...listen, logLevel, settings: toBrokerSettings(parsed), development, warnings, ...redis, ...(env.BROKER_METRICS_PORT === undefined ? {} : { metricsPort: env.BROKER_METRICS_PORT }) };
   if (registryDir !== undefined && registryRelease !== undefined) {
     return { ok: false, issues: [{ path: "BROKER_REGISTRY_RELEASE", message: "and BROKER_REGISTRY_DIR are exclusive: a release carries its manifests" }] };
   }

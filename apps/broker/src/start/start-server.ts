@@ -6,6 +6,7 @@ import { buildApp } from "../app.js";
 import { BrokerConfigError } from "../config/config.js";
 import { loadServerConfig, type ServerConfig } from "../config/server-config.js";
 import type { BrokerLoggerOption } from "../http/logging.js";
+import { createBrokerObservability, startBrokerMetricsServer } from "../metrics/broker-metrics.js";
 
 /**
  * Reads the configuration from `environment` (through `brokerEnvironmentSchema`), loads the registry (the embedded
@@ -14,8 +15,8 @@ import type { BrokerLoggerOption } from "../http/logging.js";
  */
 export async function startBroker(
   environment: Readonly<Record<string, string | undefined>>,
-  options: { logger?: BrokerLoggerOption } = {},
-): Promise<{ app: FastifyInstance; config: ServerConfig; url: string }> {
+  options: { logger?: BrokerLoggerOption; metricsPort?: number } = {},
+): Promise<{ app: FastifyInstance; config: ServerConfig; url: string; metricsUrl: string | undefined }> {
   const loaded = loadServerConfig(environment);
   if (!loaded.ok) throw new BrokerConfigError(loaded.issues);
   const config = loaded.value;
@@ -25,15 +26,18 @@ export async function startBroker(
     ...(config.redisSentinels === undefined ? {} : { redisSentinels: config.redisSentinels }),
     ...(config.redisName === undefined ? {} : { redisName: config.redisName }),
   };
+  const metricsPort = options.metricsPort ?? config.metricsPort;
+  const observability = metricsPort === undefined ? undefined : createBrokerObservability();
+  const observe = observability === undefined ? {} : { observability };
   let app: FastifyInstance;
   let source: string;
   if (config.registryRelease !== undefined) {
     const release = await readRelease(config.registryRelease);
-    app = buildApp({ ...config.settings, release, ...(config.releaseKeys === undefined ? {} : { releaseKeys: config.releaseKeys }), logger, ...redis });
+    app = buildApp({ ...config.settings, release, ...(config.releaseKeys === undefined ? {} : { releaseKeys: config.releaseKeys }), logger, ...redis, ...observe });
     source = `signed release ${config.registryRelease}`;
   } else {
     const registry: Registry = config.registryDir === undefined ? loadRegistry(manifestFiles) : await loadRegistryFromDir(config.registryDir);
-    app = buildApp({ ...config.settings, registry, logger, ...redis });
+    app = buildApp({ ...config.settings, registry, logger, ...redis, ...observe });
     source = config.registryDir ?? "embedded manifests";
   }
   // The route plugins (and `app.broker`) load when the app is readied.
@@ -44,8 +48,20 @@ export async function startBroker(
     { registry: registry.hash, integrations: registry.integrations().length, source, release: app.broker.release?.sequence ?? null },
     "registry loaded",
   );
+  let metrics: Awaited<ReturnType<typeof startBrokerMetricsServer>> | undefined;
   const url = await app.listen({ host: config.host, port: config.port });
-  return { app, config, url };
+  if (observability === undefined || metricsPort === undefined) return { app, config, url, metricsUrl: undefined };
+  try {
+    metrics = await startBrokerMetricsServer(observability, metricsPort);
+    const listener = metrics.app;
+    observability.stop = () => listener.close();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const metricsUrl = `http://127.0.0.1:${metrics.port}`;
+  app.log.info({ metrics: `${metricsUrl}/metrics` }, "metrics listening");
+  return { app, config, url, metricsUrl };
 }
 
 async function readRelease(path: string): Promise<Buffer> {
