@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { GivenPreviews } from "./run/preview-step.js";
 import { createHardenedDispatcher } from "@eleven-integrations/executor";
-import { ready, toBase64Url } from "@eleven-integrations/grants";
+import { generateReceiptKeys, ready, toBase64Url } from "@eleven-integrations/grants";
 import { Agent } from "undici";
 import Fastify, { type FastifyInstance } from "fastify";
 import { AuditLog } from "./audit/audit-log.js";
@@ -67,6 +67,8 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   const inFlight = new Set<Promise<unknown>>();
   const observability = config.observability;
   if (observability !== undefined) countRequests(app, observability.metrics);
+  // Drawn once libsodium is ready (onReady) when the caller passed none.
+  let receiptKeys = config.receiptKeys;
 
   void app.register(requestGuardsPlugin, { callerToken: config.callerToken });
   void app.register(errorHandlingPlugin);
@@ -82,6 +84,10 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       audit: observability === undefined ? audit : countingAuditSink(audit, observability.metrics),
       auditKey: config.auditKey ?? toBase64Url(randomBytes(32)),
       inFlight,
+      receiptKeys: () => {
+        if (receiptKeys === undefined) throw new Error("the sidecar is not ready: it has no receipt key yet");
+        return receiptKeys;
+      },
     },
   });
   void app.register(identityPlugin);
@@ -117,8 +123,9 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   app.addHook("onReady", async () => {
     await audit.open();
     await state.open();
-    if (syncSettings === undefined) return;
     await ready();
+    receiptKeys ??= generateReceiptKeys();
+    if (syncSettings === undefined) return;
     syncDispatcher = config.registryDispatcher === undefined ? new Agent({ allowH2: false, connect: { timeout: 10_000 } }) : undefined;
     sync = new RegistrySync({
       ...syncSettings,

@@ -3,6 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  generateReceiptKeys,
   generateBotKeys,
   generateMemberKeys,
   issueGrant,
@@ -25,6 +26,8 @@ export const bot: KeyPair = generateBotKeys();
 export const MEMBER_TOKEN = "ghp_memberTokenThatMustNeverBeLogged0123";
 /** The test apps' audit digest key (32 bytes, base64url). */
 export const AUDIT_KEY = "YXVkaXQta2V5LWZvci1zaWRlY2FyLXRlc3RzLTAwMDA";
+/** The receipt keys the hand-built test apps sign with (buildApp draws its own without `receiptKeys`). */
+export const RECEIPT_KEYS: KeyPair = generateReceiptKeys();
 export const CALLER_TOKEN = "caller-token-that-must-never-be-logged-4567";
 
 export function manifestHash(integration: string): string {

@@ -10,7 +10,7 @@ import { LiveRegistry } from "../registry/live-registry.js";
 import { LocalState } from "../state/local-state.js";
 import { sidecarContextPlugin } from "../http/context.js";
 import { runPlugin } from "../http/run-plugin.js";
-import { AUDIT_KEY, bot, confirmationFor, grantFor, member, MEMBER_TOKEN, opened, registry } from "../__fixtures__/grant-kit.js";
+import { AUDIT_KEY, RECEIPT_KEYS, bot, confirmationFor, grantFor, member, MEMBER_TOKEN, opened, registry } from "../__fixtures__/grant-kit.js";
 import { leakedSecrets } from "../__fixtures__/log-capture.js";
 import { authorized, mockProvider, testApp, type MockProvider, type TestApp } from "../__fixtures__/test-app.js";
 
@@ -135,6 +135,7 @@ function bareApp(audit: AuditSink) {
     audit,
     auditKey: AUDIT_KEY,
     inFlight: new Set<Promise<unknown>>(),
+    receiptKeys: () => RECEIPT_KEYS,
   };
   void app.register(sidecarContextPlugin, { context });
   void app.register(runPlugin);

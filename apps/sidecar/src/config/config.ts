@@ -30,6 +30,13 @@ export interface SidecarConfig {
    */
   auditKey?: string;
   /**
+   * The Ed25519 key pair (`generateReceiptKeys()`) that signs the receipt of every write
+   * that ran; `GET /v1/identity` publishes its public half as `receipt_key`.
+   * `startSidecar` keeps it in the home folder (`receipt-key.json`, 0600); without it,
+   * `buildApp` draws one per process (receipts then verify only with that process's key).
+   */
+  receiptKeys?: KeyPair;
+  /**
    * Rotate the audit log when a line would take it past this many bytes: it is renamed
    * `<auditFile>.<UTC time>` and a fresh file continues the hash chain. Default: never.
    */

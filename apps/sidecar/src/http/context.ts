@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import type { KeyPair } from "@eleven-integrations/grants";
 import fastifyPlugin from "fastify-plugin";
 import type { AuditSink } from "../audit/audit-log.js";
 import type { LiveRegistry } from "../registry/live-registry.js";
@@ -14,6 +15,8 @@ export interface SidecarContext extends Omit<RunFlowContext, "registry" | "execu
   audit: AuditSink;
   /** The key of the audit lines' `args_digest`. */
   auditKey: string;
+  /** The Ed25519 key pair that signs the receipts of writes (`receipt_key` is its public half). */
+  receiptKeys: () => KeyPair;
   /** Runs still being handled; shutdown waits for them before closing the audit log. */
   inFlight: Set<Promise<unknown>>;
 }

@@ -4,8 +4,11 @@ import { serializeEnvelope } from "@eleven-integrations/executor";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import { failedCallAuditRecord, runAuditRecord, startedAuditRecord } from "../audit/audit-record.js";
-import { parseBody, runBodySchema, wellFormedOp } from "@eleven-integrations/sidecar-protocol";
+import { parseBody, runBodySchema, wellFormedOp, type RunBody } from "@eleven-integrations/sidecar-protocol";
 import { initialFacts, runFlow, type RunFacts } from "../run/run-flow.js";
+import type { RunAnswer } from "../run/answers.js";
+import { withReceipt } from "../run/write-receipt.js";
+import type { RegistrySnapshot } from "../registry/live-registry.js";
 import { auditedAnswer } from "./audited-answer.js";
 import { elapsedMs, runContext, SIDECAR_CONTEXT, type SidecarContext } from "./context.js";
 import { httpErrorBody, INVALID_BODY_MESSAGE } from "./http-error.js";
@@ -37,6 +40,7 @@ async function handleRun(body: unknown, reply: FastifyReply, context: SidecarCon
   const facts: RunFacts = initialFacts(parsed.value, context.auditKey);
   const auditId = randomUUID();
   let outcome;
+  let sent = false;
   // A write's `started` line is in the file and flushed before anything is sent; if it cannot be, nothing is.
   const beforeWrite = async (known: RunFacts) => {
     try {
@@ -44,7 +48,10 @@ async function handleRun(body: unknown, reply: FastifyReply, context: SidecarCon
     } catch (error) {
       throw new AuditUnavailableError(error);
     }
+    sent = true;
   };
+  // The same snapshot runContext takes (synchronously, just below): the receipt names the registry that ran the write.
+  const snapshot = context.live.current();
   try {
     outcome = await runFlow(parsed.value, facts, runContext(context), beforeWrite);
   } catch (error) {
@@ -56,9 +63,26 @@ async function handleRun(body: unknown, reply: FastifyReply, context: SidecarCon
     const record = failedCallAuditRecord(facts.op, "internal_error", elapsedMs(started), facts);
     return auditedAnswer(reply, context.audit, record, 500, httpErrorBody("internal_error", "the sidecar failed to run this call"));
   }
-  // An executor envelope goes out as the JSON text the executor already measured.
-  const durable = facts.access === "write" && outcome.answer.status !== "confirmation_required";
-  return auditedAnswer(reply, context.audit, runAuditRecord(auditId, facts, outcome.answer, elapsedMs(started)), 200, serializeEnvelope(outcome.answer), durable);
+  const answer = sent ? receiptedAnswer(outcome.answer, parsed.value, facts, auditId, snapshot, context) : outcome.answer;
+  // An executor envelope goes out as the JSON text the executor already measured (a receipted one is a new object).
+  const durable = facts.access === "write" && answer.status !== "confirmation_required";
+  return auditedAnswer(reply, context.audit, runAuditRecord(auditId, facts, answer, elapsedMs(started)), 200, serializeEnvelope(answer), durable);
+}
+
+/** A write that was sent answers with its receipt (`withReceipt` decides whether it ran). */
+function receiptedAnswer(answer: RunAnswer, body: RunBody, facts: RunFacts, auditId: string, snapshot: RegistrySnapshot, context: SidecarContext): RunAnswer {
+  const manifestHash = facts.integration === null ? undefined : snapshot.registry.manifestHash(facts.integration);
+  if (body.confirmation === undefined || facts.gid === null || facts.integration === null || manifestHash === undefined) return answer;
+  return withReceipt(answer, {
+    confirmation: body.confirmation,
+    gid: facts.gid,
+    integration: facts.integration,
+    op: facts.op,
+    manifest_hash: manifestHash,
+    registry_hash: snapshot.info.hash,
+    audit_id: auditId,
+    keys: context.receiptKeys(),
+  });
 }
 
 /** The `started` line of a write could not be written. */

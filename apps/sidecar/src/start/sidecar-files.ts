@@ -14,6 +14,8 @@ export interface SidecarFiles {
   auditFile: string;
   /** The key of the audit lines' `args_digest`, mode 0600. */
   auditKeyFile: string;
+  /** The Ed25519 receipt key pair that signs the receipts of writes, `{ kind: "receipt", publicKey, secretKey }`, mode 0600. */
+  receiptKeyFile: string;
   /** Confirmations consumed and not yet expired, mode 0600. */
   replayFile: string;
   /** Grants their members revoked, until they expire, mode 0600 (without Redis). */
@@ -38,6 +40,7 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     trustedMembersFile: join(dir, "trusted-members.json"),
     auditFile: join(dir, "audit.log"),
     auditKeyFile: join(dir, "audit-key"),
+    receiptKeyFile: join(dir, "receipt-key.json"),
     replayFile: join(dir, "replay.log"),
     revocationFile: join(dir, "revocations.log"),
     registryCacheFile: join(dir, "registry-release.json"),

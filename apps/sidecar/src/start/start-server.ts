@@ -11,6 +11,7 @@ import type { RateLimits } from "../state/shared-state.js";
 import { checkHomeFolder } from "./home-folder.js";
 import { embeddedReleaseSequence } from "../registry/embedded-sequence.js";
 import { loadOrCreateAuditKey } from "./audit-key-file.js";
+import { loadOrCreateReceiptKeys } from "./receipt-key-file.js";
 import { loadOrCreateBotKeys, loadOrCreateCallerToken, loadTrustedMembers } from "./key-files.js";
 import { SidecarStartError } from "./start-error.js";
 import { sidecarFiles, type SidecarFiles } from "./sidecar-files.js";
@@ -111,6 +112,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
   const { keys } = await loadOrCreateBotKeys(files.botKeyFile);
   const { token } = await loadOrCreateCallerToken(files.callerTokenFile);
   const { key: auditKey } = await loadOrCreateAuditKey(files.auditKeyFile);
+  const { keys: receiptKeys } = await loadOrCreateReceiptKeys(files.receiptKeyFile);
   const trustedMembers = await loadTrustedMembers(files.trustedMembersFile);
   if (socketPath !== undefined) await prepareSocketPath(socketPath);
 
@@ -125,6 +127,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     callerToken: token,
     auditFile: files.auditFile,
     auditKey,
+    receiptKeys,
     replayFile: files.replayFile,
     revocationFile: files.revocationFile,
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),

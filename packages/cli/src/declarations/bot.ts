@@ -114,3 +114,13 @@ export const auditVerifyCommand = defineCommand({
   flags: { head: { value: "hash", help: "a head hash recorded before: the files must end there (catches a changed or removed last line)" } },
   run: async ({ flags, positionals }, io) => (await import("../commands/audit-verify.js")).auditVerify(positionals, flags.head, io),
 });
+
+export const receiptVerifyCommand = defineCommand({
+  words: ["receipt", "verify"],
+  audience: "bot",
+  summary:
+    "check a write's receipt (ew1.…, the run's receipt field) against the sidecar's receipt_key (GET /v1/identity): prints the signed payload (what ran, under which grant, confirmation and registry, and how it ended), or exits 1 with the reason",
+  positionals: { usage: "@file|-", min: 1, message: "receipt verify takes the receipt as @file or - (standard input)" },
+  flags: { key: { value: "receipt_key", required: true, help: "the sidecar's receipt public key (receipt_key in GET /v1/identity)" } },
+  run: async ({ flags, positionals }, io) => (await import("../commands/receipt-verify.js")).receiptVerify(flags.key, positionals[0], io),
+});

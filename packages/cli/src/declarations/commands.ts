@@ -1,4 +1,4 @@
-import { auditVerifyCommand, runCommand, mcpCommand, searchCommand, whoamiCommand } from "./bot.js";
+import { auditVerifyCommand, receiptVerifyCommand, runCommand, mcpCommand, searchCommand, whoamiCommand } from "./bot.js";
 import type { Audience, CommandDeclaration, FlagDeclarations } from "./declare.js";
 import { listCommand, registrySignCommand, registryVerifyCommand, showCommand, validateCommand } from "./maintainer.js";
 import { confirmCommand, grantCommand, keysCommand, revokeCommand } from "./member.js";
@@ -23,6 +23,7 @@ export const COMMANDS: readonly CommandDeclaration<FlagDeclarations>[] = [
   searchCommand,
   mcpCommand,
   auditVerifyCommand,
+  receiptVerifyCommand,
   validateCommand,
   listCommand,
   showCommand,
