@@ -7,6 +7,7 @@ import { createRefreshFlights } from "./state/refresh-flight.js";
 import { catalogPlugin } from "./http/catalog-plugin.js";
 import { BrokerConfigError, redisTargetOf, validateBrokerSettings, type BrokerConfig, type ConfigIssue } from "./config/config.js";
 import { connectPlugin } from "./http/connect-plugin.js";
+import { healthPlugin } from "./http/health-plugin.js";
 import { errorHandlingPlugin } from "./http/error-handling.js";
 import { brokerLoggerOptions } from "./http/logging.js";
 import { createOutboundFetch } from "./connect/outbound-fetch.js";
@@ -92,16 +93,17 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     executor: createExecutor({ registry, dispatcher, limits: { retries: 0, timeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS } }),
   };
   app.addHook("onClose", async () => context.refreshFlights.close());
+  let listening = false;
+  app.addHook("onListen", () => {
+    listening = true;
+  });
+  const readinessReasons = () => [...(listening ? [] : ["registry_not_loaded"]), ...(redis !== undefined && redis.status !== "ready" ? ["redis_unreachable"] : [])];
   if (config.observability !== undefined) {
     const { metrics } = config.observability;
     const observability = config.observability;
     app.addHook("onClose", async () => observability.stop());
     metrics.countRequests(app, (id) => registry.get(id) !== undefined);
-    let listening = false;
-    app.addHook("onListen", () => {
-      listening = true;
-    });
-    config.observability.reasons = () => [...(listening ? [] : ["registry_not_loaded"]), ...(redis !== undefined && redis.status !== "ready" ? ["redis_unreachable"] : [])];
+    config.observability.reasons = readinessReasons;
     metrics.beforeScrape(() => {
       metrics.setRegistrySequence(release?.sequence ?? 0);
       if (redis !== undefined) metrics.setRedisUp(redis.status === "ready");
@@ -119,6 +121,7 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
   void app.register(catalogPlugin);
   void app.register(connectPlugin);
   void app.register(revocationsPlugin);
+  void app.register(healthPlugin, { reasons: readinessReasons });
   return app;
 }
 
