@@ -62,7 +62,7 @@ async function refusal(promise: Promise<unknown>): Promise<SidecarClientError> {
 describe("createSidecarClient against a real sidecar", () => {
   it("reads the identity, the palette, a search and a paged read, each as the description says", async () => {
     const identity = described("GET", "/v1/identity", await client.identity());
-    expect(identity).toEqual({ public_key: sidecar.publicKey, registry: { hash: registry.hash, sequence: 0, source: "embedded", synced_at: null } });
+    expect(identity).toEqual({ public_key: sidecar.publicKey, receipt_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), registry: { hash: registry.hash, sequence: 0, source: "embedded", synced_at: null } });
 
     const readGrant = grant("read");
     const palette = described("POST", "/v1/ops", await client.ops({ grant: readGrant }));
