@@ -93,8 +93,10 @@ try {
   step("Its receipt");
   if (written.receipt === undefined || identity.receipt_key === undefined) unavailable("write receipts (the sidecar signs none yet)");
   else {
-    const receipt = verifyReceipt(written.receipt, { publicKey: identity.receipt_key });
-    say(`verified with the sidecar's receipt_key from /v1/identity: ${JSON.stringify(receipt).slice(0, 120)}`);
+    const receipt = verifyReceipt(written.receipt, { key: identity.receipt_key });
+    if (receipt.gid !== payload.gid || receipt.op !== "issues.create" || receipt.http_status !== written.http_status) fail("the receipt names another write");
+    say(`verified with the sidecar's receipt_key from /v1/identity (${identity.receipt_key.slice(0, 16)}…)`);
+    say(`${receipt.op} under grant ${receipt.gid.slice(0, 8)}…, ${receipt.status}, http ${receipt.http_status}, audit line ${receipt.audit_id}`);
   }
 
   step("The same call again");

@@ -16,6 +16,7 @@ it("pnpm demo runs the whole loop with no network, narrates each step and exits 
   expect(out).toContain("chip: Open issue “Catalog works on a phone” in octocat/hello-world");
   expect(out).toContain("requests at the stand-in so far: 2 (no write yet: true)");
   expect(out).toContain("http 201: issue #8 “Catalog works on a phone” open");
+  expect(out).toMatch(/7\. Its receipt\n {3}verified with the sidecar's receipt_key from \/v1\/identity \([^)]+\)\n {3}issues\.create under grant [^,]+, ok, http 201, audit line /);
   expect(out).toContain("no second request reached the stand-in");
   expect(out).toMatch(/9\. An MCP client[^\n]*\n {3}9 tools: [^\n]*github__issues__list[^\n]*\n {3}github__issues__list → \[\{"number":7/);
   expect(out).toMatch(/Stopping everything this demo started\n {3}done in \d+\.\d s\n$/);
