@@ -104,11 +104,9 @@ try {
   const again = await client.run({ grant, op: "issues.create", args, confirmation });
   const postsAfter = provider.requests.filter((request) => request.method === "POST").length;
   if (postsAfter !== postsBefore) fail("the repeated call reached the provider a second time");
-  if (again.replayed === true) say(`replayed: true, issue #${again.data.number}; no second request at the stand-in`);
-  else {
-    unavailable(`replaying a confirmed write's stored outcome (answered ${again.status === "error" ? again.error.code : again.status})`);
-    say("no second request reached the stand-in");
-  }
+  if (again.replayed === true) say(`replayed: true, issue #${again.data.number}, the stored outcome answered again`);
+  else unavailable(`replaying a confirmed write's stored outcome (answered ${again.status === "error" ? again.error.code : again.status})`);
+  say("no second request reached the stand-in");
 
   step("An MCP client (the official SDK) over stdio against `integrations mcp`");
   writeFileSync(join(home, "grant.txt"), grant, { mode: 0o600 });
