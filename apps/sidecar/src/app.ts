@@ -26,6 +26,8 @@ import { serverTimeoutOptions } from "./http/server-timeouts.js";
 import { RegistrySync } from "./registry/registry-sync.js";
 import { HighWaterMark } from "./registry/high-water-mark.js";
 import { registrySyncSettings } from "./registry/registry-sync-config.js";
+import { RevocationFollow } from "./registry/revocation-follow.js";
+import { revocationFollowSettings } from "./registry/revocation-follow-config.js";
 import { countRequests, countingAuditSink } from "./metrics/observability.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
@@ -39,6 +41,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
  */
 export function buildApp(config: SidecarConfig): FastifyInstance {
   const syncSettings = registrySyncSettings(config);
+  const followSettings = revocationFollowSettings(config);
   const app = Fastify({
     logger: sidecarLoggerOptions(config.logger, [config.callerToken]),
     bodyLimit: MAX_BODY_BYTES,
@@ -99,6 +102,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   void app.register(openapiPlugin);
 
   let sync: RegistrySync | undefined;
+  let follow: RevocationFollow | undefined;
   let syncDispatcher: Agent | undefined;
   let lastSyncSuccessAt: number | undefined;
   const startedAt = Date.now();
@@ -143,9 +147,20 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     // The first sync is awaited (bounded by its deadline), so a sidecar whose broker is up starts on the broker's release.
     await sync.syncOnce();
     sync.start();
+    if (followSettings === undefined) return;
+    follow = new RevocationFollow({
+      ...followSettings,
+      dispatcher: config.registryDispatcher ?? (syncDispatcher as Agent),
+      deps: { botKeys: config.botKeys, trustedMembers: config.trustedMembers, state },
+      log: app.log,
+    });
+    // Awaited like the first sync (bounded by its deadline): a sidecar starts knowing what its broker revoked.
+    await follow.followOnce();
+    follow.start();
   });
   app.addHook("onClose", async () => {
     await sync?.stop();
+    await follow?.stop();
     await Promise.allSettled([...inFlight]);
     await audit.close();
     await state.close();

@@ -95,7 +95,13 @@ export interface SidecarConfig {
   /** Milliseconds between two syncs; default 60 000, at least 100. */
   registrySyncMs?: number;
   /**
-   * Where release fetches go. Default: a plain undici Agent (HTTP/1.1), not the
+   * Milliseconds between two fetches of the broker's `GET /revocations?since=` (the
+   * origin of `registryUrl`); default 5 000, from 100 to 5 000, so a revocation posted
+   * to the broker stops the grant here within 5 s. Ignored without `registryUrl`.
+   */
+  revocationSyncMs?: number;
+  /**
+   * Where release (and revocation) fetches go. Default: a plain undici Agent (HTTP/1.1), not the
    * executor's hardened one, because the broker is configured by the operator and
    * may sit on loopback or a private network; a release is trusted for its
    * signature, never for where it came from. Redirects are refused either way.

@@ -113,6 +113,18 @@ export const sidecarEnvironmentSchema = z.object({
     description: "Milliseconds between two fetches of the signed release (at least 100).",
     default: "60000",
   }),
+  SIDECAR_REVOCATION_SYNC_MS: variable(
+    z
+      .string()
+      .regex(/^[0-9]{1,4}$/, "must be a number of milliseconds")
+      .optional()
+      .transform((ms) => (ms === undefined ? undefined : Number(ms)))
+      .refine((ms) => ms === undefined || (ms >= 100 && ms <= 5000), "must be from 100 to 5000 milliseconds"),
+    {
+    description:
+      "Milliseconds between two fetches of the broker's GET /revocations?since= (the origin of SIDECAR_REGISTRY_URL), from 100 to 5000: a revocation posted to the broker stops the grant here within this time. Unused without SIDECAR_REGISTRY_URL.",
+    default: "5000",
+  }),
   SIDECAR_AUDIT_ROTATE_BYTES: variable(
     z
       .string()

@@ -61,12 +61,13 @@ describe("optionsFromEnvironment", () => {
     expect(optionsFromEnvironment({ SIDECAR_HOME: "", PORT: "  ", LOG_LEVEL: "", SIDECAR_REGISTRY_KEYS: " " })).toEqual({ logger: { level: "info" } });
   });
 
-  it("splits SIDECAR_REGISTRY_KEYS and reads SIDECAR_REGISTRY_SYNC_MS as a number", () => {
-    expect(optionsFromEnvironment({ SIDECAR_REGISTRY_URL: "https://broker.example.com/registry.signed", SIDECAR_REGISTRY_KEYS: " a, b ,", SIDECAR_REGISTRY_SYNC_MS: "500" })).toEqual({
+  it("splits SIDECAR_REGISTRY_KEYS and reads SIDECAR_REGISTRY_SYNC_MS and SIDECAR_REVOCATION_SYNC_MS as numbers", () => {
+    expect(optionsFromEnvironment({ SIDECAR_REGISTRY_URL: "https://broker.example.com/registry.signed", SIDECAR_REGISTRY_KEYS: " a, b ,", SIDECAR_REGISTRY_SYNC_MS: "500", SIDECAR_REVOCATION_SYNC_MS: "2500" })).toEqual({
       logger: { level: "info" },
       registryUrl: "https://broker.example.com/registry.signed",
       registryKeys: ["a", "b"],
       registrySyncMs: 500,
+      revocationSyncMs: 2500,
     });
   });
 });

@@ -10,7 +10,7 @@ import { parseEnvironment } from "./environment-schema.js";
  * `info`), `REDIS_URL` (shared state; default none), `RATE_LIMIT_GRANT` and
  * `RATE_LIMIT_INTEGRATION` (`<runs>/<seconds>`, default 60/60 and 300/60), and to
  * follow a broker's signed releases `SIDECAR_REGISTRY_URL`, `SIDECAR_REGISTRY_KEYS`
- * (comma-separated) and `SIDECAR_REGISTRY_SYNC_MS`, and `SIDECAR_AUDIT_ROTATE_BYTES`. Throws `SidecarStartError`
+ * (comma-separated), `SIDECAR_REGISTRY_SYNC_MS` and `SIDECAR_REVOCATION_SYNC_MS`, and `SIDECAR_AUDIT_ROTATE_BYTES`. Throws `SidecarStartError`
  * (`invalid_setting`) naming every malformed variable, never quoting its value.
  */
 export function optionsFromEnvironment(environment: Readonly<Record<string, string | undefined>>): StartSidecarOptions {
@@ -36,6 +36,7 @@ export function optionsFromEnvironment(environment: Readonly<Record<string, stri
   if (env.SIDECAR_REGISTRY_URL !== undefined) options.registryUrl = env.SIDECAR_REGISTRY_URL;
   if (env.SIDECAR_REGISTRY_KEYS !== undefined && env.SIDECAR_REGISTRY_KEYS.length > 0) options.registryKeys = env.SIDECAR_REGISTRY_KEYS;
   if (env.SIDECAR_REGISTRY_SYNC_MS !== undefined) options.registrySyncMs = env.SIDECAR_REGISTRY_SYNC_MS;
+  if (env.SIDECAR_REVOCATION_SYNC_MS !== undefined) options.revocationSyncMs = env.SIDECAR_REVOCATION_SYNC_MS;
   if (env.SIDECAR_AUDIT_ROTATE_BYTES !== undefined) options.auditRotateBytes = env.SIDECAR_AUDIT_ROTATE_BYTES;
   return options;
 }

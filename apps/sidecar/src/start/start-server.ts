@@ -51,6 +51,8 @@ export interface StartSidecarOptions {
   registryKeys?: string[];
   /** Milliseconds between syncs; default 60 000. */
   registrySyncMs?: number;
+  /** Milliseconds between two fetches of the broker's revocations (see `SidecarConfig.revocationSyncMs`); default 5 000, at most 5 000. */
+  revocationSyncMs?: number;
   /** Where release fetches go (tests); default a plain undici Agent. */
   registryDispatcher?: Dispatcher;
   /** Rotate the audit log past this many bytes (see `SidecarConfig.auditRotateBytes`); default never. */
@@ -138,6 +140,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     ...(options.registryUrl === undefined ? {} : { registryUrl: options.registryUrl, registryCacheFile: files.registryCacheFile, registryHighWaterFile: files.registryHighWaterFile }),
     ...(options.registryKeys === undefined ? {} : { registryKeys: options.registryKeys }),
     ...(options.registrySyncMs === undefined ? {} : { registrySyncMs: options.registrySyncMs }),
+    ...(options.revocationSyncMs === undefined ? {} : { revocationSyncMs: options.revocationSyncMs }),
     ...(options.registryDispatcher === undefined ? {} : { registryDispatcher: options.registryDispatcher }),
     ...(options.auditRotateBytes === undefined ? {} : { auditRotateBytes: options.auditRotateBytes }),
   });
