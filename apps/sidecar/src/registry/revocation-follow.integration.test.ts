@@ -11,6 +11,8 @@ import { releaseKey } from "../__fixtures__/release-kit.js";
 import { authorized, mockProvider, type MockProvider } from "../__fixtures__/test-app.js";
 import { SidecarStartError } from "../start/start-error.js";
 import { parseEnvironment } from "../config/environment-schema.js";
+import type { SidecarConfig } from "../config/config.js";
+import { startRedisServer } from "@eleven-integrations/test-support";
 
 type Json = Record<string, unknown>;
 const GITHUB = "https://api.github.com";
@@ -80,7 +82,7 @@ afterEach(async () => {
   await loopback.close();
 });
 
-async function followingSidecar(): Promise<FastifyInstance> {
+async function followingSidecar(overrides: Partial<SidecarConfig> = {}): Promise<FastifyInstance> {
   provider = mockProvider();
   const registryDispatcher: Dispatcher = loopback.compose((dispatch) => (options, handler) => {
     fetched.push(options.path);
@@ -99,6 +101,7 @@ async function followingSidecar(): Promise<FastifyInstance> {
     registryKeys: [releaseKey.publicKey],
     registryDispatcher,
     revocationSyncMs: 200,
+    ...overrides,
   });
   await sidecar.ready();
   return sidecar;
@@ -185,6 +188,24 @@ describe("a sidecar following its broker's revocations", () => {
     await broker.app.close();
     await waitFor(() => logs.lines.join("").includes("not followed (unreachable)"), "an unreachable fetch logged");
     expect((await target.inject({ method: "GET", url: "/v1/identity", headers: authorized })).statusCode).toBe(200);
+  });
+
+  it("records a followed revocation in Redis when configured: another sidecar of the bot that follows no broker refuses the grant too", async () => {
+    const redis = await startRedisServer();
+    const other = buildApp({ registry, botKeys: bot, trustedMembers: [member.publicKey], callerToken: CALLER_TOKEN, auditFile: join(home, "other-audit.log"), redisUrl: redis.url, dispatcher: mockProvider().dispatcher });
+    try {
+      await followingSidecar({ redisUrl: redis.url });
+      await other.ready();
+      const grant = grantFor();
+      expect(await memberPosts(signRevocation({ member, grant }))).toBe(202);
+      await waitFor(() => /1 recorded/.test(logs.lines.join("")), "the revocation followed");
+      expect(await run(other, grant)).toMatchObject({ status: "error", error: { code: "grant_invalid" } });
+    } finally {
+      await other.close();
+      await sidecar?.close();
+      sidecar = undefined;
+      await redis.close();
+    }
   });
 
   it("refuses an interval above 5 s or below 100 ms, before starting, in the config and the environment", () => {
