@@ -69,44 +69,42 @@ try {
   if (second.status !== "ok") fail(`the second page answered ${JSON.stringify(second)}`);
   for (const issue of second.data) say(`#${issue.number} ${issue.title}   (page 2)`);
 
-  step("A write: the sidecar answers with the chip to show the member");
-  const args = { ...repo, title: "Catalog works on a phone" };
-  const asked = await client.run({ grant, op: "issues.create", args });
-  if (asked.status !== "confirmation_required") fail(`issues.create answered ${JSON.stringify(asked)}`);
+  step("A write: the sidecar answers with the chip to show the member, and its preview");
+  const args = { ...repo, issue_number: "7", reason: "completed" };
+  const writes = () => provider.requests.filter((request) => request.method === "PATCH").length;
+  const asked = await client.run({ grant, op: "issues.close", args });
+  if (asked.status !== "confirmation_required") fail(`issues.close answered ${JSON.stringify(asked)}`);
   say(`chip: ${asked.confirm}`);
-  if (asked.preview === undefined) unavailable("a preview for github issues.create (its manifest declares none)");
-  else say(`preview: ${asked.preview}`);
-  const writesBefore = provider.requests.filter((request) => request.method === "POST").length;
-  say(`requests at the stand-in so far: ${provider.requests.length} (no write yet: ${writesBefore === 0})`);
+  if (asked.preview === undefined) fail("issues.close declares a preview, but the chip carries none");
+  say(`preview (read from the provider just now): ${asked.preview}`);
+  say(`requests at the stand-in so far: ${provider.requests.length} (no write yet: ${writes() === 0})`);
 
-  step("The member taps: a confirmation over the chip's line");
+  step("The member taps: a confirmation over the chip's line and its preview");
   const payload = openGrant(grant, { bot: JSON.parse(readFileSync(sidecar.botKeyFile, "utf8")), trustedMembers: [member.publicKey] });
-  const line = asked.preview === undefined ? asked.confirm : `${asked.confirm}\n${asked.preview}`;
-  const confirmation = signConfirmation({ member, grant: payload, op: "issues.create", args, line });
-  say(`signed confirm${asked.preview === undefined ? "" : ' + "\\n" + preview'} with the member key`);
+  const confirmation = signConfirmation({ member, grant: payload, op: "issues.close", args, line: `${asked.confirm}\n${asked.preview}` });
+  say('signed confirm + "\\n" + preview with the member key');
 
-  step("The write");
-  const written = await client.run({ grant, op: "issues.create", args, confirmation });
+  step("The write (the sidecar reads the preview again just before it)");
+  const written = await client.run({ grant, op: "issues.close", args, confirmation });
   if (written.status !== "ok") fail(`the confirmed write answered ${JSON.stringify(written)}`);
-  say(`http ${written.http_status}: issue #${written.data.number} “${written.data.title}” ${written.data.state}`);
+  say(`http ${written.http_status}: issue #${written.data.number} “${written.data.title}” ${written.data.state} (${written.data.state_reason})`);
 
   step("Its receipt");
   if (written.receipt === undefined || identity.receipt_key === undefined) unavailable("write receipts (the sidecar signs none yet)");
   else {
     const receipt = verifyReceipt(written.receipt, { key: identity.receipt_key });
-    if (receipt.gid !== payload.gid || receipt.op !== "issues.create" || receipt.http_status !== written.http_status) fail("the receipt names another write");
+    if (receipt.gid !== payload.gid || receipt.op !== "issues.close" || receipt.http_status !== written.http_status) fail("the receipt names another write");
     say(`verified with the sidecar's receipt_key from /v1/identity (${identity.receipt_key.slice(0, 16)}…)`);
     say(`${receipt.op} under grant ${receipt.gid.slice(0, 8)}…, ${receipt.status}, http ${receipt.http_status}, audit line ${receipt.audit_id}`);
   }
 
   step("The same call again");
-  const postsBefore = provider.requests.filter((request) => request.method === "POST").length;
-  const again = await client.run({ grant, op: "issues.create", args, confirmation });
-  const postsAfter = provider.requests.filter((request) => request.method === "POST").length;
-  if (postsAfter !== postsBefore) fail("the repeated call reached the provider a second time");
-  if (again.replayed === true) say(`replayed: true, issue #${again.data.number}, the stored outcome answered again`);
+  const writesBefore = writes();
+  const again = await client.run({ grant, op: "issues.close", args, confirmation });
+  if (writes() !== writesBefore) fail("the repeated call reached the provider a second time");
+  if (again.replayed === true) say(`replayed: true, issue #${again.data.number} ${again.data.state}, the stored outcome answered again`);
   else unavailable(`replaying a confirmed write's stored outcome (answered ${again.status === "error" ? again.error.code : again.status})`);
-  say("no second request reached the stand-in");
+  say("no second write reached the stand-in");
 
   step("An MCP client (the official SDK) over stdio against `integrations mcp`");
   writeFileSync(join(home, "grant.txt"), grant, { mode: 0o600 });

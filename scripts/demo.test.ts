@@ -13,11 +13,13 @@ it("pnpm demo runs the whole loop with no network, narrates each step and exits 
   expect(out).toContain("write grant for github, 15 minutes");
   // The read and its second page, as the stand-in's Link header gave them.
   expect(out).toContain("#7 Dark mode for the catalog\n   #6 Search ignores accents\n   next_page: yes\n   #5 Document the grant lifetime   (page 2)");
-  expect(out).toContain("chip: Open issue “Catalog works on a phone” in octocat/hello-world");
-  expect(out).toContain("requests at the stand-in so far: 2 (no write yet: true)");
-  expect(out).toContain("http 201: issue #8 “Catalog works on a phone” open");
-  expect(out).toMatch(/7\. Its receipt\n {3}verified with the sidecar's receipt_key from \/v1\/identity \([^)]+\)\n {3}issues\.create under grant [^,]+, ok, http 201, audit line /);
-  expect(out).toContain("no second request reached the stand-in");
+  // The write's chip and the preview the sidecar read from the stand-in for it.
+  expect(out).toContain("chip: Close issue octocat/hello-world#7 as completed, notifying everyone subscribed to it");
+  expect(out).toContain("preview (read from the provider just now): “Dark mode for the catalog”, open, 3 comments, opened by octocat");
+  expect(out).toContain("requests at the stand-in so far: 3 (no write yet: true)");
+  expect(out).toContain("http 200: issue #7 “Dark mode for the catalog” closed (completed)");
+  expect(out).toMatch(/7\. Its receipt\n {3}verified with the sidecar's receipt_key from \/v1\/identity \([^)]+\)\n {3}issues\.close under grant [^,]+, ok, http 200, audit line /);
+  expect(out).toContain("no second write reached the stand-in");
   expect(out).toMatch(/9\. An MCP client[^\n]*\n {3}9 tools: [^\n]*github__issues__list[^\n]*\n {3}github__issues__list → \[\{"number":7/);
   expect(out).toMatch(/Stopping everything this demo started\n {3}done in \d+\.\d s\n$/);
   // The member's token never reaches the narration.

@@ -3,15 +3,16 @@
 // Its answers copy GitHub's REST documentation, trimmed to what the manifest picks:
 // GET /repos/{owner}/{repo}/issues (https://docs.github.com/en/rest/issues/issues#list-repository-issues)
 // with the Link header of https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api
-// (links name the repository by id), and POST /repos/{owner}/{repo}/issues, 201 with the issue
-// (https://docs.github.com/en/rest/issues/issues#create-an-issue).
+// (links name the repository by id), GET /repos/{owner}/{repo}/issues/{issue_number}
+// (https://docs.github.com/en/rest/issues/issues#get-an-issue), and PATCH of the same path, 200
+// with the updated issue (https://docs.github.com/en/rest/issues/issues#update-an-issue).
 import Fastify from "fastify";
 import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
 
 const HOST = "api.github.com";
 const ISSUE_PAGES = [
   [
-    { number: 7, title: "Dark mode for the catalog", state: "open", html_url: "https://github.com/octocat/hello-world/issues/7" },
+    { number: 7, title: "Dark mode for the catalog", state: "open", comments: 3, html_url: "https://github.com/octocat/hello-world/issues/7" },
     { number: 6, title: "Search ignores accents", state: "open", html_url: "https://github.com/octocat/hello-world/issues/6" },
   ],
   [{ number: 5, title: "Document the grant lifetime", state: "open", html_url: "https://github.com/octocat/hello-world/issues/5" }],
@@ -42,9 +43,17 @@ export async function startGitHubStandIn() {
   };
   server.get("/repos/:owner/:repo/issues", issuesPage);
   server.get("/repositories/:id/issues", issuesPage);
-  server.post("/repos/:owner/:repo/issues", async (request, reply) => {
-    const { title } = request.body;
-    return reply.code(201).send({ number: 8, title, state: "open", html_url: "https://github.com/octocat/hello-world/issues/8" });
+  const issueAt = (number) => ISSUE_PAGES.flat().find((issue) => String(issue.number) === number);
+  server.get("/repos/:owner/:repo/issues/:number", async (request, reply) => {
+    const issue = issueAt(request.params.number);
+    if (issue === undefined) return reply.code(404).send({ message: "Not Found", documentation_url: "https://docs.github.com/rest/issues/issues#get-an-issue" });
+    return reply.send({ ...issue, user: { login: "octocat", id: 583231 }, comments: issue.comments ?? 0 });
+  });
+  server.patch("/repos/:owner/:repo/issues/:number", async (request, reply) => {
+    const issue = issueAt(request.params.number);
+    if (issue === undefined) return reply.code(404).send({ message: "Not Found", documentation_url: "https://docs.github.com/rest/issues/issues#update-an-issue" });
+    Object.assign(issue, { state: request.body.state, state_reason: request.body.state_reason, closed_at: "2026-12-02T09:00:00Z" });
+    return reply.send({ ...issue, user: { login: "octocat", id: 583231 } });
   });
   await server.listen({ host: "127.0.0.1", port: 0 });
   const dispatcher = createLoopbackDispatcher(ca, { [HOST]: server.server.address().port });
