@@ -36,6 +36,29 @@ export function startRedisServer(): Promise<TestRedisServer>;
 /** The path of redis-server, installed with apt-get when missing. */
 export function ensureRedisServer(): string;
 
+/** The path of redis-sentinel, installed with apt-get when missing. */
+export function ensureRedisSentinel(): string;
+
+/** A primary and a replica (real redis-servers) watched by a real redis-sentinel on 127.0.0.1. */
+export interface TestRedisSentinel {
+  /** The name the sentinel monitors. */
+  readonly name: string;
+  /** The sentinel's port. */
+  readonly port: number;
+  /** The servers as started: `primary` is the primary until the first failover. */
+  readonly primary: TestRedisServer;
+  readonly replica: TestRedisServer;
+  /** The port of the primary the sentinel names now. */
+  primaryPort(): Promise<number>;
+  /** Forces SENTINEL FAILOVER; resolves once the replica is the primary and the old primary its replica. */
+  failover(): Promise<{ from: number; to: number }>;
+  /** Stops the sentinel and both servers, removes their folders. */
+  close(): Promise<void>;
+}
+
+/** Starts a primary, a replica in sync with it, and a sentinel monitoring them (quorum 1, down after 1 s). */
+export function startRedisSentinel(options?: { name?: string }): Promise<TestRedisSentinel>;
+
 /** What a dripping client saw when the server closed on it. */
 export interface SlowAnswer {
   /** The status line's code, or undefined when the server closed without answering. */

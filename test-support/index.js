@@ -42,5 +42,5 @@ export function createLoopbackDispatcher(ca, routes) {
   });
 }
 
-export { startRedisServer, ensureRedisServer } from "./redis.js";
+export { startRedisServer, ensureRedisServer, ensureRedisSentinel, startRedisSentinel } from "./redis.js";
 export { slowRequest } from "./slow-client.js";

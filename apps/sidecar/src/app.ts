@@ -12,6 +12,7 @@ import { sidecarLoggerOptions } from "./http/logging.js";
 import { requestGuardsPlugin } from "./http/request-guards.js";
 import { LocalState } from "./state/local-state.js";
 import { RedisState } from "./state/redis-state.js";
+import { redisTargetOf, type RedisTarget } from "./state/redis-target.js";
 import type { SharedState } from "./state/shared-state.js";
 import { LiveRegistry } from "./registry/live-registry.js";
 import { sidecarContextPlugin } from "./http/context.js";
@@ -42,6 +43,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export function buildApp(config: SidecarConfig): FastifyInstance {
   const syncSettings = registrySyncSettings(config);
   const followSettings = revocationFollowSettings(config);
+  const redisTarget = redisTargetOf(config);
   const app = Fastify({
     logger: sidecarLoggerOptions(config.logger, [config.callerToken]),
     bodyLimit: MAX_BODY_BYTES,
@@ -61,7 +63,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   let lastRedisWarning = 0;
   const state =
     config.state ??
-    buildState(config, (error) => {
+    buildState(config, redisTarget, (error) => {
       // ioredis reports every reconnect attempt: one line every 30 s is enough.
       if (Date.now() - lastRedisWarning < 30_000) return;
       lastRedisWarning = Date.now();
@@ -170,11 +172,11 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   return app;
 }
 
-/** Redis when `redisUrl` is set, else this process with its journals. */
-function buildState(config: SidecarConfig, onRedisError: (error: Error) => void): SharedState {
-  if (config.redisUrl !== undefined) {
+/** Redis when `redisUrl` or `redisSentinels` is set, else this process with its journals. */
+function buildState(config: SidecarConfig, target: RedisTarget | undefined, onRedisError: (error: Error) => void): SharedState {
+  if (target !== undefined) {
     return new RedisState({
-      url: config.redisUrl,
+      ...target,
       namespace: config.botKeys.publicKey,
       ...(config.revocationFile === undefined ? {} : { revocationFile: config.revocationFile }),
       ...(config.rateLimits === undefined ? {} : { rateLimits: config.rateLimits }),

@@ -16,7 +16,7 @@ try {
       `  caller token:   ${sidecar.callerTokenFile}\n` +
       `  audit log:      ${sidecar.auditFile}\n` +
       (sidecar.metricsPort === undefined ? "" : `  metrics:        http://127.0.0.1:${sidecar.metricsPort}/metrics (probes /healthz, /readyz)\n`) +
-      `  shared state:   ${options.redisUrl === undefined ? "this process and its journals (no REDIS_URL)" : "Redis (REDIS_URL)"}\n` +
+      `  shared state:   ${options.redisSentinels !== undefined ? `Redis Sentinel (primary ${options.redisName ?? "?"})` : options.redisUrl === undefined ? "this process and its journals (no REDIS_URL)" : "Redis (REDIS_URL)"}\n` +
       (options.registryUrl === undefined ? "" : `  following:      ${options.registryUrl} (cache ${sidecar.registryCacheFile})\n`),
   );
   closeOnSignals(process, sidecar.close, (code) => process.exit(code));

@@ -42,6 +42,9 @@ export interface FleetOptions {
   count: number;
   dispatcher: Dispatcher;
   redisUrl?: string;
+  /** Redis Sentinel instead of `redisUrl`. */
+  redisSentinels?: string[];
+  redisName?: string;
   rateLimits?: RateLimits;
   trustedMembers?: string[];
   /** A fresh bot per fleet, so fleets never share keys in Redis; or the given one. */
@@ -61,6 +64,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       auditFile,
       dispatcher: options.dispatcher,
       ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
+      ...(options.redisSentinels === undefined ? {} : { redisSentinels: options.redisSentinels }),
+      ...(options.redisName === undefined ? {} : { redisName: options.redisName }),
       ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     });
     await app.listen({ host: "127.0.0.1", port: 0 });

@@ -54,6 +54,14 @@ export interface SidecarConfig {
    * namespaced by the bot's public key. Without it they stay in this process and its journals.
    */
   redisUrl?: string;
+  /**
+   * Redis Sentinel instead of `redisUrl` (exclusive): the sentinels (`"host:port"`), asked for
+   * the current primary of `redisName` on every (re)connect, so a failover needs no restart.
+   * A consumed confirmation or a revocation counts once a replica acknowledged it (`WAIT 1`).
+   */
+  redisSentinels?: string[];
+  /** The primary's name the sentinels monitor (`sentinel monitor <name> ...`); required with `redisSentinels`. */
+  redisName?: string;
   /** Runs allowed per grant and per integration; defaults in `DEFAULT_RATE_LIMITS` (60 and 300 a minute). */
   rateLimits?: RateLimits;
   /** The state store itself, instead of one built from `redisUrl`/`replayFile` (tests, embedding). Closed with the app. */

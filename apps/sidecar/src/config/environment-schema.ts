@@ -76,6 +76,21 @@ export const sidecarEnvironmentSchema = z.object({
     default: "none",
     secret: true,
   }),
+  SIDECAR_REDIS_SENTINELS: variable(
+    z
+      .string()
+      .optional()
+      .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== ""))),
+    {
+      description:
+        'Redis Sentinel instead of REDIS_URL: comma-separated "host:port" sentinels, asked for the current primary of SIDECAR_REDIS_NAME on every (re)connect, so a failover needs no restart. A consumed confirmation or a revocation counts once one replica acknowledged it (WAIT), so a failover cannot lose it.',
+      default: "none",
+    },
+  ),
+  SIDECAR_REDIS_NAME: variable(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be the monitored primary's name ([A-Za-z0-9._-], at most 64)").optional(), {
+    description: "The primary's name the sentinels monitor; required with SIDECAR_REDIS_SENTINELS.",
+    default: "none",
+  }),
   RATE_LIMIT_GRANT: variable(rate(), {
     description: "Runs allowed per grant, as <runs>/<seconds>; a run over it is rate_limited with retry_after_s, nothing sent.",
     default: "60/60",

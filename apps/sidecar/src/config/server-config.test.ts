@@ -28,6 +28,15 @@ describe("optionsFromEnvironment", () => {
     });
   });
 
+  it("takes SIDECAR_REDIS_SENTINELS as comma-separated host:port and SIDECAR_REDIS_NAME", () => {
+    expect(optionsFromEnvironment({ SIDECAR_REDIS_SENTINELS: "10.0.0.1:26379, sentinel-b:26379,", SIDECAR_REDIS_NAME: "eleven" })).toEqual({
+      logger: { level: "info" },
+      redisSentinels: ["10.0.0.1:26379", "sentinel-b:26379"],
+      redisName: "eleven",
+    });
+    expect(() => optionsFromEnvironment({ SIDECAR_REDIS_NAME: "two words" })).toThrow(/SIDECAR_REDIS_NAME must be the monitored primary's name/);
+  });
+
   it.each([["RATE_LIMIT_GRANT", "10"], ["RATE_LIMIT_GRANT", "0/60"], ["RATE_LIMIT_INTEGRATION", "ten/60"], ["REDIS_URL", "http://127.0.0.1:6379"]])("refuses %s=%s", (name, value) => {
     expect(() => optionsFromEnvironment({ [name]: value })).toThrow(new RegExp(name));
   });

@@ -7,7 +7,8 @@ import { parseEnvironment } from "./environment-schema.js";
  * `sidecarEnvironmentSchema`: `SIDECAR_HOME` (default `~/.eleven-sidecar`),
  * `SIDECAR_SOCKET` (default `$SIDECAR_HOME/sidecar.sock`), `PORT` (set: listen on
  * 127.0.0.1:PORT instead of the socket), `LOG_LEVEL` (pino's levels, default
- * `info`), `REDIS_URL` (shared state; default none), `RATE_LIMIT_GRANT` and
+ * `info`), `REDIS_URL` (shared state; default none) or
+ * `SIDECAR_REDIS_SENTINELS` (comma-separated `host:port`) with `SIDECAR_REDIS_NAME`, `RATE_LIMIT_GRANT` and
  * `RATE_LIMIT_INTEGRATION` (`<runs>/<seconds>`, default 60/60 and 300/60), and to
  * follow a broker's signed releases `SIDECAR_REGISTRY_URL`, `SIDECAR_REGISTRY_KEYS`
  * (comma-separated), `SIDECAR_REGISTRY_SYNC_MS` and `SIDECAR_REVOCATION_SYNC_MS`, and `SIDECAR_AUDIT_ROTATE_BYTES`. Throws `SidecarStartError`
@@ -29,6 +30,8 @@ export function optionsFromEnvironment(environment: Readonly<Record<string, stri
   }
   if (env.SIDECAR_METRICS_PORT !== undefined) options.metricsPort = env.SIDECAR_METRICS_PORT;
   if (env.REDIS_URL !== undefined) options.redisUrl = env.REDIS_URL;
+  if (env.SIDECAR_REDIS_SENTINELS !== undefined) options.redisSentinels = env.SIDECAR_REDIS_SENTINELS;
+  if (env.SIDECAR_REDIS_NAME !== undefined) options.redisName = env.SIDECAR_REDIS_NAME;
   const { RATE_LIMIT_GRANT: perGrant, RATE_LIMIT_INTEGRATION: perIntegration } = env;
   if (perGrant !== undefined || perIntegration !== undefined) {
     options.rateLimits = { ...(perGrant === undefined ? {} : { perGrant }), ...(perIntegration === undefined ? {} : { perIntegration }) };

@@ -43,6 +43,9 @@ export interface StartSidecarOptions {
   logger?: SidecarLoggerOption;
   /** Redis shared by every sidecar of this bot (replay set, rate limits, revocations); without it, this process and its journals. */
   redisUrl?: string;
+  /** Redis Sentinel instead of `redisUrl`: the sentinels (`"host:port"`) and the primary's name they monitor. */
+  redisSentinels?: string[];
+  redisName?: string;
   /** Runs allowed per grant and per integration (defaults: 60 and 300 a minute). */
   rateLimits?: RateLimits;
   /** The broker's `GET /registry.signed` to follow (see `SidecarConfig.registryUrl`). */
@@ -133,6 +136,8 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     replayFile: files.replayFile,
     revocationFile: files.revocationFile,
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
+    ...(options.redisSentinels === undefined ? {} : { redisSentinels: options.redisSentinels }),
+    ...(options.redisName === undefined ? {} : { redisName: options.redisName }),
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),

@@ -1,4 +1,5 @@
-import { Redis } from "ioredis";
+import { Redis, type RedisOptions } from "ioredis";
+import type { RedisTarget } from "./redis-target.js";
 
 export interface RedisConnectionOptions {
   /** How long one command may take before it counts as a failure, in ms. Default 1000. */
@@ -13,16 +14,27 @@ export interface RedisConnectionOptions {
  * and reconnects in the background forever (every 100 ms to 1 s), so the
  * callers see an error at once while it is down and work again, without a
  * restart, once it is back.
+ *
+ * With Sentinel (`{ sentinels, name }`) each (re)connect asks the sentinels for
+ * the current primary, and a demoted primary's `READONLY` answer makes it
+ * reconnect, so a failover needs no restart. A URL string is a `{ url }` target.
  */
-export function connectRedis(url: string, options: RedisConnectionOptions = {}): Redis {
-  const client = new Redis(url, {
+export function connectRedis(target: RedisTarget | string, options: RedisConnectionOptions = {}): Redis {
+  const common: RedisOptions = {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: options.commandTimeoutMs ?? 1000,
     connectTimeout: 2000,
     retryStrategy: (times) => Math.min(100 * times, 1000),
     lazyConnect: true,
-  });
+    // 1: reconnect (asking the sentinels anew); the command that met READONLY fails and is not resent.
+    reconnectOnError: (error) => (error.message.startsWith("READONLY") ? 1 : false),
+  };
+  const resolved = typeof target === "string" ? { url: target } : target;
+  const client =
+    "url" in resolved
+      ? new Redis(resolved.url, common)
+      : new Redis({ ...common, sentinels: resolved.sentinels, name: resolved.name, sentinelRetryStrategy: (times: number) => Math.min(100 * times, 1000) });
   client.on("error", (error: Error) => options.onError?.(error));
   return client;
 }

@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import { RateLimiterRedis } from "rate-limiter-flexible";
 import { closeRedis, connectRedis, waitUntilReady } from "./redis-connection.js";
 import { consumeBoth, limiterOptions, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
+import type { RedisTarget } from "./redis-target.js";
 import { RevocationJournal } from "./revocation-journal.js";
 import { StoreEpoch } from "./store-epoch.js";
 import { keepMarginMs, StateUnavailableError, type RateDecision, type RateLimits, type SharedState, type Strictness } from "./shared-state.js";
@@ -9,9 +10,10 @@ import { keepMarginMs, StateUnavailableError, type RateDecision, type RateLimits
 /** One command's deadline unless configured, in ms. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
 
-export interface RedisStateOptions {
-  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
-  url: string;
+/** `{ url: "redis://[user:password@]host:port[/db]" }` (or `rediss://`), or `{ sentinels, name }` for Redis Sentinel. */
+export type RedisStateOptions = RedisTarget & RedisStateSettings;
+
+export interface RedisStateSettings {
   /** Every key starts with `eleven:sidecar:<namespace>:`; the sidecar uses its bot's public key, so each bot's sidecars share and no other bot's do. */
   namespace: string;
   rateLimits?: RateLimits;
@@ -26,6 +28,13 @@ export interface RedisStateOptions {
   revocationFile?: string;
   /** This sidecar's clock in ms (tests set it behind or ahead); default `Date.now`. */
   now?: () => number;
+  /**
+   * Replicas that must acknowledge (`WAIT`) a consumed confirmation or a revocation before
+   * it counts; default 1 with Sentinel, 0 with a URL. Replication is asynchronous: without
+   * it, an entry the old primary took just before a failover is lost, and a confirmation
+   * already run would run again. Not acknowledged in time: `StateUnavailableError`.
+   */
+  replicasToAck?: number;
 }
 
 /** The key prefix of a bot's state. */
@@ -63,12 +72,17 @@ export class RedisState implements SharedState {
   private readonly epoch: StoreEpoch;
   private readonly now: () => number;
   private readonly marginMs: number;
+  private readonly replicasToAck: number;
+  /** WAIT's own deadline: half the command timeout, so its answer arrives before the command counts as failed. */
+  private readonly waitMs: number;
 
   constructor(options: RedisStateOptions) {
     this.prefix = redisKeyPrefix(options.namespace);
     this.now = options.now ?? Date.now;
     this.marginMs = keepMarginMs(options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
-    this.client = connectRedis(options.url, {
+    this.replicasToAck = options.replicasToAck ?? ("sentinels" in options ? 1 : 0);
+    this.waitMs = Math.max(1, Math.floor((options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS) / 2));
+    this.client = connectRedis("url" in options ? { url: options.url } : { sentinels: options.sentinels, name: options.name }, {
       ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
       ...(options.onError === undefined ? {} : { onError: options.onError }),
     });
@@ -115,7 +129,9 @@ export class RedisState implements SharedState {
       await this.noteEpoch(epoch);
       // A store that lost its data cannot say whether a confirmation signed before that was used: refused, the member taps again.
       if (this.epoch.refuses(exp)) return false;
-      return set === "OK";
+      if (set !== "OK") return false;
+      await this.replicated();
+      return true;
     } catch (error) {
       throw unavailable(error);
     }
@@ -151,6 +167,7 @@ export class RedisState implements SharedState {
     this.requireReady();
     try {
       await this.client.set(`${this.prefix}revoked:${gid}:${member}`, "1", "PX", this.keepMs(until));
+      await this.replicated();
     } catch (error) {
       throw unavailable(error);
     }
@@ -185,6 +202,13 @@ export class RedisState implements SharedState {
   /** Milliseconds to keep an entry guarding something this sidecar accepts until `until` (Unix seconds, its clock). */
   private keepMs(until: number): number {
     return Math.max(0, until * 1000 - this.now()) + this.marginMs;
+  }
+
+  /** Returns once `replicasToAck` replicas hold every write so far; throws when they do not in time (a failover under way). */
+  private async replicated(): Promise<void> {
+    if (this.replicasToAck === 0) return;
+    const acknowledged = await this.client.wait(this.replicasToAck, this.waitMs);
+    if (acknowledged < this.replicasToAck) throw new Error(`${acknowledged} of ${this.replicasToAck} replicas acknowledged the write`);
   }
 
   private requireReady(): void {

@@ -1,0 +1,135 @@
+// Sidecars on Redis Sentinel: a real primary and replica (redis-server) watched by a real
+// redis-sentinel (test-support's startRedisSentinel), confirmed writes against the loopback
+// stand-in for api.github.com while SENTINEL FAILOVER moves the primary, and after it.
+import { startRedisSentinel, type TestRedisSentinel } from "@eleven-integrations/test-support";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFleet, type Fleet, type LooseAnswer } from "../__fixtures__/sidecar-fleet.js";
+import { startProviderStandIn, type ProviderStandIn } from "../__fixtures__/provider-stand-in.js";
+import { redisKeyPrefix } from "./redis-state.js";
+
+let sentinel: TestRedisSentinel;
+let provider: ProviderStandIn;
+let bots: Fleet;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const args = (title: string) => ({ owner: "octocat", repo: "hello-world", title });
+
+/** Issues created at the stand-in for `title`. */
+function sentFor(title: string): number {
+  return provider.requests.filter((request) => request.method === "POST" && (request.body as { title?: string }).title === title).length;
+}
+const outcome = (body: LooseAnswer) => (body.status === "ok" ? "ok" : body.error.code);
+
+interface Submission {
+  title: string;
+  confirmation: string;
+  grant: string;
+  answers: string[];
+}
+
+/** One confirmed write, submitted to both sidecars at once (a caller's retry racing its first try). */
+async function submit(title: string): Promise<Submission> {
+  const grant = bots.grant({ access: "write" });
+  const confirmation = bots.confirmation(grant, "issues.create", args(title));
+  const submission: Submission = { title, confirmation, grant, answers: [] };
+  await resubmit(submission);
+  return submission;
+}
+async function resubmit(submission: Submission): Promise<void> {
+  const body = { grant: submission.grant, op: "issues.create", args: args(submission.title), confirmation: submission.confirmation };
+  const answers = await Promise.all(bots.sidecars.map((sidecar) => sidecar.call("/v1/run", body)));
+  submission.answers.push(...answers.map((answer) => outcome(answer.body)));
+}
+
+beforeAll(async () => {
+  sentinel = await startRedisSentinel();
+  provider = await startProviderStandIn();
+  bots = await startFleet({
+    count: 2,
+    dispatcher: provider.dispatcher,
+    redisSentinels: [`127.0.0.1:${sentinel.port}`],
+    redisName: sentinel.name,
+    // Far above this test's load: it is about the failover, not the limits.
+    rateLimits: { perGrant: { points: 1000, durationSeconds: 60 }, perIntegration: { points: 100_000, durationSeconds: 60 } },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await bots?.close();
+  await provider?.close();
+  await sentinel?.close();
+});
+
+describe("Redis Sentinel", () => {
+  it("refuses a half or mixed configuration before starting, naming the setting", async () => {
+    const start = (options: { redisUrl?: string; redisSentinels?: string[]; redisName?: string }) =>
+      startFleet({ count: 1, dispatcher: provider.dispatcher, ...options });
+    await expect(start({ redisSentinels: ["127.0.0.1:1"] })).rejects.toMatchObject({
+      code: "invalid_setting",
+      message: expect.stringMatching(/redisName is required/),
+    });
+    await expect(start({ redisSentinels: ["127.0.0.1:1"], redisName: "x", redisUrl: "redis://127.0.0.1:1" })).rejects.toThrow(/exclusive/);
+    await expect(start({ redisSentinels: ["not a host"], redisName: "x" })).rejects.toThrow(/redisSentinels\[0\]/);
+    await expect(start({ redisName: "x" })).rejects.toThrow(/redisName is only used with redisSentinels/);
+  });
+
+  it("runs no confirmation twice through a failover under load, and writes again afterwards without a restart", async () => {
+    const submissions: Submission[] = [];
+    let failedOver = false;
+    let sequence = 0;
+    // Four callers writing until the failover is over.
+    const load = Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (!failedOver) {
+          submissions.push(await submit(`load ${(sequence += 1)}`));
+          await sleep(5);
+        }
+      }),
+    );
+    await sleep(300);
+    const before = submissions.filter((submission) => submission.answers.includes("ok")).length;
+    const moved = await sentinel.failover();
+    failedOver = true;
+    await load;
+    expect(before).toBeGreaterThan(0);
+    expect(moved.to).toBe(sentinel.replica.port);
+
+    // The same sidecars, not restarted: writes run again once they reconnect to the new primary.
+    let first: Submission | undefined;
+    for (let attempt = 0; attempt < 100 && first === undefined; attempt += 1) {
+      const submission = await submit(`after ${attempt}`);
+      submissions.push(submission);
+      if (submission.answers.includes("ok")) first = submission;
+      else await sleep(100);
+    }
+    expect(first).toBeDefined();
+    const steady = await Promise.all(Array.from({ length: 10 }, (_, index) => submit(`steady ${index}`)));
+    submissions.push(...steady);
+    for (const submission of steady) expect(submission.answers.sort()).toEqual(["confirmation_invalid", "ok"]);
+
+    // Every confirmation once more, now that the failover is over: none may run again.
+    for (const submission of submissions) await resubmit(submission);
+
+    for (const submission of submissions) {
+      const ok = submission.answers.filter((answer) => answer === "ok").length;
+      expect(ok, submission.title).toBeLessThanOrEqual(1);
+      expect(sentFor(submission.title), submission.title).toBe(ok);
+      // A refusal is the replay (confirmation_invalid) or the store being unreachable mid-failover, nothing else.
+      for (const answer of submission.answers) expect(["ok", "confirmation_invalid", "unavailable"]).toContain(answer);
+    }
+    const oks = submissions.filter((submission) => submission.answers.includes("ok")).length;
+    expect(provider.requests.filter((request) => request.method === "POST").length).toBe(oks);
+    expect(oks).toBeGreaterThan(before + 10);
+
+    // Each confirmation that ran is kept on the new primary (replicated before it counted).
+    const onNewPrimary = new Redis(sentinel.replica.url);
+    try {
+      expect(((await onNewPrimary.call("ROLE")) as unknown[])[0]).toBe("master");
+      const kept = await onNewPrimary.keys(`${redisKeyPrefix(bots.bot.publicKey)}replay:*`);
+      expect(kept.length).toBeGreaterThanOrEqual(oks);
+    } finally {
+      onNewPrimary.disconnect();
+    }
+  }, 90_000);
+});
