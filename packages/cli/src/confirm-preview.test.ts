@@ -54,7 +54,11 @@ describe("integrations confirm --preview", () => {
     const file = join(dir, "preview.txt");
     await writeFile(file, `${PREVIEW}\n`);
     const seen: string[] = [];
-    expect(await main(argv("--preview", `@${file}`), { ...io, ask: async () => (seen.push(err.join("")), "y") })).toBe(0);
+    expect(await main(argv("--preview", `@${file}`), { ...io, ask: async () => {
+          seen.push(err.join(""));
+          return "y";
+        },
+      })).toBe(0);
     expect(seen[0]).toContain(`will run as:\n\n  ${CONFIRM}\n\nIt touches, as the provider shows it now:\n\n  ${PREVIEW}\n`);
     const token = out.join("").trim();
     expect(verifies(token, `${CONFIRM}\n${PREVIEW}`)).not.toThrow();

@@ -4,7 +4,7 @@ import { UsageError, type CommandIo } from "../io.js";
 import { createMcpServer } from "../mcp/mcp-server.js";
 import { readSecretArgument } from "../secret-input.js";
 import { SidecarClientError } from "@eleven-integrations/sidecar-protocol";
-import { connectSidecar } from "../sidecar-client.js";
+import { connectForCommand } from "../sidecar-client.js";
 import { escapeText } from "../terminal-text.js";
 
 export interface McpCommand {
@@ -31,13 +31,7 @@ export async function mcp(command: McpCommand, io: CommandIo): Promise<number> {
   }
   const readGrants = () => Promise.all(command.grants.map((reference) => readSecretArgument("grant", reference, io)));
   await readGrants();
-  let client;
-  try {
-    client = await connectSidecar(command.sidecar, command.callerTokenFile);
-  } catch (error) {
-    if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
-    throw error;
-  }
+  const client = await connectForCommand(command.sidecar, command.callerTokenFile);
   const log = (line: string) => io.stderr(`integrations mcp: ${escapeText(line)}\n`);
   const { server, catalog } = createMcpServer({ sidecar: client, readGrants, log, version });
   try {

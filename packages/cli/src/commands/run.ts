@@ -1,9 +1,7 @@
 import type { CommandIo } from "../io.js";
-import { UsageError } from "../io.js";
 import { oneStandardInput, readSecretArgument } from "../secret-input.js";
-import { SidecarClientError } from "@eleven-integrations/sidecar-protocol";
-import { connectSidecar } from "../sidecar-client.js";
-import { escapeJson, escapeText } from "../terminal-text.js";
+import { askOnce, connectForCommand } from "../sidecar-client.js";
+import { escapeJson } from "../terminal-text.js";
 
 export interface RunCommand {
   integration: string;
@@ -25,13 +23,7 @@ export async function run(command: RunCommand, io: CommandIo): Promise<number> {
   oneStandardInput([command.grant, command.confirmation]);
   const grant = await readSecretArgument("grant", command.grant, io);
   const confirmation = command.confirmation === undefined ? undefined : await readSecretArgument("confirmation", command.confirmation, io);
-  let client;
-  try {
-    client = await connectSidecar(command.sidecar, command.callerTokenFile);
-  } catch (error) {
-    if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
-    throw error;
-  }
+  const client = await connectForCommand(command.sidecar, command.callerTokenFile);
   const body = {
     grant,
     op: command.op,
@@ -39,16 +31,8 @@ export async function run(command: RunCommand, io: CommandIo): Promise<number> {
     ...(confirmation === undefined ? {} : { confirmation }),
     ...(command.page === undefined ? {} : { page: command.page }),
   };
-  let answer;
-  try {
-    answer = await client.run(body);
-  } catch (error) {
-    if (!SidecarClientError.isInstance(error)) throw error;
-    io.stderr(`${escapeText(error.message)}\n`);
-    return 1;
-  } finally {
-    await client.close();
-  }
+  const answer = await askOnce(client, (sidecar) => sidecar.run(body), io);
+  if (answer === undefined) return 1;
   io.stdout(`${escapeJson(answer)}\n`);
   if (answer.integration !== null && answer.integration !== command.integration) {
     io.stderr(`the grant is for ${escapeJson(answer.integration)}, not ${command.integration}\n`);

@@ -3,8 +3,8 @@ import { createSearchIndex, type SearchHit } from "@eleven-integrations/search";
 import { UsageError, type CommandIo } from "../io.js";
 import { resolveRegistry } from "../resolve-registry.js";
 import { oneStandardInput, readSecretArgument } from "../secret-input.js";
-import { SidecarClientError, type ReadinessHit } from "@eleven-integrations/sidecar-protocol";
-import { connectSidecar } from "../sidecar-client.js";
+import type { ReadinessHit } from "@eleven-integrations/sidecar-protocol";
+import { askOnce, connectForCommand } from "../sidecar-client.js";
 import { escapeJson, escapeText } from "../terminal-text.js";
 
 export interface SearchCommand {
@@ -43,29 +43,20 @@ export async function search(command: SearchCommand, io: CommandIo): Promise<num
     oneStandardInput(command.grants);
     const grants: string[] = [];
     for (const reference of command.grants) grants.push(await readSecretArgument("grant", reference, io));
-    let client;
-    try {
-      client = await connectSidecar(command.sidecar, command.callerTokenFile);
-    } catch (error) {
-      if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
-      throw error;
-    }
-    let answer;
-    try {
-      answer = await client.search({
-        q: command.words,
-        grants,
-        ...(command.category === undefined ? {} : { category: command.category }),
-        ...(access === undefined ? {} : { access }),
-        limit,
-      });
-    } catch (error) {
-      if (!SidecarClientError.isInstance(error)) throw error;
-      io.stderr(`${escapeText(error.message)}\n`);
-      return 1;
-    } finally {
-      await client.close();
-    }
+    const client = await connectForCommand(command.sidecar, command.callerTokenFile);
+    const answer = await askOnce(
+      client,
+      (sidecar) =>
+        sidecar.search({
+          q: command.words,
+          grants,
+          ...(command.category === undefined ? {} : { category: command.category }),
+          ...(access === undefined ? {} : { access }),
+          limit,
+        }),
+      io,
+    );
+    if (answer === undefined) return 1;
     if (command.json) io.stdout(`${escapeJson(answer)}\n`);
     else printReadiness(answer.results, io);
     return answer.results.length > 0 ? 0 : 1;

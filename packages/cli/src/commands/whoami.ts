@@ -1,8 +1,6 @@
 import type { CommandIo } from "../io.js";
-import { UsageError } from "../io.js";
 import { readSecretArgument } from "../secret-input.js";
-import { SidecarClientError } from "@eleven-integrations/sidecar-protocol";
-import { connectSidecar } from "../sidecar-client.js";
+import { askOnce, connectForCommand } from "../sidecar-client.js";
 import { escapeJson, escapeText } from "../terminal-text.js";
 
 export interface WhoamiCommand {
@@ -19,23 +17,9 @@ export interface WhoamiCommand {
  */
 export async function whoami(command: WhoamiCommand, io: CommandIo): Promise<number> {
   const grant = await readSecretArgument("grant", command.grant, io);
-  let client;
-  try {
-    client = await connectSidecar(command.sidecar, command.callerTokenFile);
-  } catch (error) {
-    if (SidecarClientError.isInstance(error)) throw new UsageError(error.message);
-    throw error;
-  }
-  let answer;
-  try {
-    answer = await client.whoami({ grant });
-  } catch (error) {
-    if (!SidecarClientError.isInstance(error)) throw error;
-    io.stderr(`${escapeText(error.message)}\n`);
-    return 1;
-  } finally {
-    await client.close();
-  }
+  const client = await connectForCommand(command.sidecar, command.callerTokenFile);
+  const answer = await askOnce(client, (sidecar) => sidecar.whoami({ grant }), io);
+  if (answer === undefined) return 1;
   io.stdout(`${escapeJson(answer)}\n`);
   if (answer.status !== "ok") return 1;
   io.stderr(`${escapeText(answer.integration)}: ${escapeText(answer.account.name)} (${escapeText(answer.account.id)})\n`);
