@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { CLOCK_SKEW_SECONDS, MAX_GRANT_TTL_SECONDS } from "@eleven-integrations/grants";
 import { markedError } from "@eleven-integrations/schema";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 
 /** How long a revocation is kept: until the longest grant it could end has expired anywhere, in ms. */
 export const REVOCATION_RETENTION_MS = (MAX_GRANT_TTL_SECONDS + 2 * CLOCK_SKEW_SECONDS) * 1000;
@@ -51,7 +51,11 @@ export function createMemoryRevocationList(): RevocationList {
   let seq = 0;
   const sweep = (nowMs: number) => {
     let drop = 0;
-    while (drop < entries.length && entries[drop]!.expiresAtMs <= nowMs) kept.delete(entries[drop++]!.token);
+    for (const entry of entries) {
+      if (entry.expiresAtMs > nowMs) break;
+      kept.delete(entry.token);
+      drop += 1;
+    }
     if (drop > 0) entries.splice(0, drop);
   };
   return {
