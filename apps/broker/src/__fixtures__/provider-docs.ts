@@ -586,4 +586,43 @@ export const digitalocean: ProviderDoc = {
   expect: { scope: "read write", expiresIn: 2592000 },
 };
 
+const ZENDESK_SCOPES = "tickets:read tickets:write users:read";
+
+/**
+ * Zendesk, on the member's own subdomain (`https://{subdomain}.zendesk.com`): not in `PROVIDERS`, whose
+ * flows name no tenant; `connect-tenant.integration.test.ts` runs it with `?subdomain=acme`.
+ */
+export const zendeskAcme: ProviderDoc = {
+  id: "zendesk",
+  docs: [
+    // "POST https://{subdomain}.zendesk.com/oauth/tokens" with grant_type=authorization_code, code, client_id, client_secret,
+    // redirect_uri, scope and, with PKCE, code_verifier; the answer: "access_token", "refresh_token", "token_type": "bearer",
+    // "scope", "expires_in", "refresh_token_expires_in". A refresh (grant_type=refresh_token) answers a new refresh token.
+    "https://developer.zendesk.com/api-reference/ticketing/oauth/grant_type_tokens/",
+    // Authorize at "https://{subdomain}.zendesk.com/oauth/authorizations/new?response_type=code&redirect_uri=...&client_id=...&scope=...";
+    // a refusal comes back as "error=access_denied&error_description=...".
+    "https://developer.zendesk.com/documentation/ticketing/working-with-oauth/creating-and-using-oauth-tokens-with-the-api/",
+    "https://support.zendesk.com/hc/en-us/articles/4408845965210",
+  ],
+  tokenUrl: "https://acme.zendesk.com/oauth/tokens",
+  clientAuth: "body",
+  // The page shows a JSON body; the endpoint takes RFC 6749's form encoding as well, which the broker sends.
+  encoding: "form",
+  pkce: true,
+  refresh: "rotate",
+  authorize: { scope: ZENDESK_SCOPES, code_challenge_method: "S256" },
+  denied: { error: "access_denied", error_description: "The resource owner or authorization server denied the request." },
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: { access_token: access, refresh_token: refresh, token_type: "bearer", scope: ZENDESK_SCOPES, expires_in: 172800, refresh_token_expires_in: 800000 },
+  }),
+  refusal: (kind) =>
+    kind === "bad_client"
+      ? { status: 401, body: { error: "invalid_client", error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method." } }
+      : kind === "bad_request"
+        ? { status: 400, body: { error: "invalid_request", error_description: "The request is missing a required parameter." } }
+        : { status: 400, body: { error: "invalid_grant", error_description: "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client." } },
+  expect: { scope: ZENDESK_SCOPES, expiresIn: 172800 },
+};
+
 export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist, microsoftOutlookMail, dropbox, box, jira, asana, zoom, airtable, netlify, digitalocean];

@@ -9,6 +9,7 @@ import { checkReturnTo, returnAddress } from "./return-to.js";
 import { sealTokens, tokenBundle } from "./token-bundle.js";
 import { classifyTokenFailure, exchangeCode, safeErrorCode } from "./token-exchange.js";
 import { identifyAccount } from "./connect-identity.js";
+import { tenantTarget } from "./connect-tenant.js";
 
 /** Why a flow whose state opened did not end in tokens: the app shows the member one of these. */
 export type CallbackErrorCode = "access_denied" | "token_exchange_failed" | "provider_unavailable" | "invalid_callback";
@@ -56,7 +57,7 @@ export async function connectCallback(app: FastifyInstance): Promise<void> {
 
     let target: OAuthTarget;
     try {
-      target = resolveOAuthTarget(broker, state.integration);
+      target = tenantTarget(resolveOAuthTarget(broker, state.integration), state.connection);
     } catch {
       return fail("provider_unavailable", "the integration of this flow is no longer connectable here");
     }
@@ -84,9 +85,9 @@ export async function connectCallback(app: FastifyInstance): Promise<void> {
       const failure = classifyTokenFailure(error, request.log);
       return fail(failure === "refused" ? "token_exchange_failed" : "provider_unavailable", "the code exchange failed");
     }
-    const bundle = tokenBundle(target, tokens);
+    const bundle = tokenBundle(target, tokens, undefined, state.connection);
     // Who the token is, asked right away: a token the provider will not say who it is never reaches the member.
-    const identity = await identifyAccount(broker.executor, target.manifest, bundle.access_token, undefined);
+    const identity = await identifyAccount(broker.executor, target.manifest, bundle.access_token, state.connection);
     if (identity.kind === "refused") return fail("token_exchange_failed", `the provider refused the new token at its identity op (${identity.code})`);
     if (identity.kind === "unavailable") return fail("provider_unavailable", `the provider's identity op did not answer usably (${identity.code})`);
     if (identity.kind === "identified") bundle.account = { id: identity.account.id, name: identity.account.name };

@@ -7,15 +7,19 @@ import { resolveOAuthTarget } from "./oauth-integration.js";
 import { refreshOnce } from "../state/refresh-flight.js";
 import { sealTokens, tokenBundle } from "./token-bundle.js";
 import { refreshFailure, refreshTokens } from "./token-exchange.js";
+import { oauthTenant, tenantTarget } from "./connect-tenant.js";
 
 const MAX_REFRESH_TOKEN_LENGTH = 16 * 1024;
 const bodySchema = z.strictObject({
   refresh_token: z.string().min(1).max(MAX_REFRESH_TOKEN_LENGTH),
   client_key: z.string(),
+  /** The bundle's `connection`, for a token URL on the member's tenant host (Zendesk's `{subdomain}`). */
+  connection: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), z.string().max(256)).optional(),
 });
 
 /**
- * `POST /connect/:id/refresh` `{ refresh_token, client_key }` -> `{ tokens }`,
+ * `POST /connect/:id/refresh` `{ refresh_token, client_key, connection? }` -> `{ tokens }`
+ * (`connection`: the bundle's tenant settings, for a token URL on the member's tenant host),
  * sealed to the client key, which is checked before the provider is called.
  * Provider calls are limited globally and per address (checked first), per
  * client key and per refresh token (429, `Retry-After`); callers who join a
@@ -49,9 +53,11 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
       throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
     }
     const body = bodySchema.safeParse(request.body);
-    if (!body.success) throw new BrokerError("invalid_body", "the body must be { refresh_token, client_key }, both strings, nothing else");
+    if (!body.success) throw new BrokerError("invalid_body", "the body must be { refresh_token, client_key, connection? }: two strings and the bundle's connection, nothing else");
     const clientKey = checkClientKey(body.data.client_key);
-    const target = resolveOAuthTarget(broker, request.params.id);
+    const integration = resolveOAuthTarget(broker, request.params.id);
+    const connection = oauthTenant(integration, body.data.connection);
+    const target = tenantTarget(integration, connection);
     const caller = { address: request.ip, clientKey, refreshToken: body.data.refresh_token };
 
     // One provider call per refresh token, however many callers (and broker instances) ask at once;
@@ -71,7 +77,7 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
       (error) => refreshFailure(error, request.log),
       request.log,
     );
-    const sealed = sealTokens(tokenBundle(target, tokens, body.data.refresh_token), clientKey);
+    const sealed = sealTokens(tokenBundle(target, tokens, body.data.refresh_token, connection), clientKey);
     return reply.code(200).header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ tokens: sealed }));
   });
 }

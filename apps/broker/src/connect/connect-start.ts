@@ -5,6 +5,7 @@ import { checkClientKey } from "./client-key.js";
 import { scopeParameter } from "./oauth-dialect.js";
 import { resolveOAuthTarget } from "./oauth-integration.js";
 import { sealState } from "./oauth-state.js";
+import { tenantFromQuery, tenantTarget } from "./connect-tenant.js";
 import { queryOf, single } from "../http/query.js";
 import { checkReturnTo } from "./return-to.js";
 import { BrokerError } from "../http/broker-error.js";
@@ -16,8 +17,9 @@ import { clientKeyCode, isPrivateUseScheme, renderStartConfirmation } from "./st
 import type { BrokerContext } from "../http/context.js";
 
 /**
- * `GET /connect/:id/start?client_key=&return_to=`: checks the client key and
- * `return_to` before anything else, then binds the flow to this browser (a
+ * `GET /connect/:id/start?client_key=&return_to=` (and `&<setting>=` for each
+ * tenant setting the provider's OAuth URLs carry): checks the client key, `return_to`
+ * and the tenant settings before anything else, then binds the flow to this browser (a
  * `__Host-` cookie whose nonce's digest is sealed into `state`) and redirects
  * to the provider with PKCE (S256), the scopes in the provider's spelling and
  * the manifest's fixed authorize parameters.
@@ -28,11 +30,14 @@ export async function connectStart(app: FastifyInstance): Promise<void> {
     const query = queryOf(request.url);
     const clientKey = checkClientKey(single(query, "client_key"));
     const returnTo = checkReturnTo(single(query, "return_to"), broker.allowedReturnTo);
-    const target = resolveOAuthTarget(broker, request.params.id);
+    const integration = resolveOAuthTarget(broker, request.params.id);
+    // A tenant host (`https://{subdomain}.zendesk.com/oauth/...`): checked before a cookie or a state exists.
+    const connection = tenantFromQuery(integration, query);
+    const target = tenantTarget(integration, connection);
 
     const verifier = oauth.generateRandomCodeVerifier();
     const browser = bindBrowser(request, reply);
-    const state = sealState({ integration: target.manifest.id, verifier, clientKey, returnTo, browser }, broker.stateKey, broker.now());
+    const state = sealState({ integration: target.manifest.id, verifier, clientKey, returnTo, browser, ...(connection === undefined ? {} : { connection }) }, broker.stateKey, broker.now());
     if (isPrivateUseScheme(returnTo)) {
       // Finding 5: every app may claim a private-use scheme, so a link made by someone else must not
       // go on to the provider unseen: the member compares the code their own app shows first.
@@ -64,7 +69,7 @@ export async function connectStart(app: FastifyInstance): Promise<void> {
     if (!isSameBrowser(request, opened.state.browser)) {
       throw new BrokerError("browser_mismatch", "this connect attempt was started in another browser: start connecting again from this one");
     }
-    const target = resolveOAuthTarget(broker, opened.state.integration);
+    const target = tenantTarget(resolveOAuthTarget(broker, opened.state.integration), opened.state.connection);
     return reply.redirect((await authorizeLocation(broker, target, sealed as string, opened.state.verifier)).href, 303);
   });
 }

@@ -18,6 +18,14 @@ describe("OAuth state", () => {
     expect(openState(sealed, [key], NOW + STATE_TTL_SECONDS - 1)).toEqual({ ok: true, state: { ...flow, exp: NOW + STATE_TTL_SECONDS } });
   });
 
+  it("carries a tenant host's settings sealed, and refuses a box whose connection is not a tenant setting", () => {
+    const sealed = sealState({ ...flow, connection: { subdomain: "acme" } }, key, NOW);
+    expect(openState(sealed, [key], NOW)).toEqual({ ok: true, state: { ...flow, connection: { subdomain: "acme" }, exp: NOW + STATE_TTL_SECONDS } });
+    const payload = { v: 1, typ: "eleven.broker.oauth-state", integration: flow.integration, verifier: flow.verifier, client_key: flow.clientKey, return_to: flow.returnTo, browser: flow.browser, exp: NOW + 60 };
+    expect(openState(secretboxSeal(JSON.stringify({ ...payload, connection: { subdomain: 42 } }), key), [key], NOW)).toEqual({ ok: false, reason: "invalid" });
+    expect(openState(secretboxSeal(JSON.stringify({ ...payload, connection: { "Sub-Domain": "acme" } }), key), [key], NOW)).toEqual({ ok: false, reason: "invalid" });
+  });
+
   it("hides what it carries: neither the verifier nor return_to appear in the sealed value", () => {
     const sealed = sealState(flow, key, NOW);
     const decoded = Buffer.from(sealed, "base64url").toString("latin1");

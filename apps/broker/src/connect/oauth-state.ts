@@ -18,6 +18,8 @@ export interface OAuthState {
   returnTo: string;
   /** sha-256 (unpadded base64url) of the nonce in the starting browser's binding cookie. */
   browser: string;
+  /** The tenant settings the provider's OAuth URLs carry (`{ subdomain: "acme" }`), fixed at start. */
+  connection?: Record<string, string>;
   /** Unix seconds. */
   exp: number;
 }
@@ -30,6 +32,7 @@ const payloadSchema = z.strictObject({
   client_key: z.string().min(1).max(64),
   return_to: z.string().min(1).max(2048),
   browser: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  connection: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), z.string().min(1).max(63)).optional(),
   exp: z.number().int().positive(),
 });
 
@@ -49,6 +52,7 @@ export function sealState(state: Omit<OAuthState, "exp">, key: string, now: numb
     client_key: state.clientKey,
     return_to: state.returnTo,
     browser: state.browser,
+    ...(state.connection === undefined ? {} : { connection: state.connection }),
     exp: now + STATE_TTL_SECONDS,
   };
   return secretboxSeal(JSON.stringify(payload), key);
@@ -74,8 +78,7 @@ export function openState(sealed: string, keys: string[], now: number): OpenStat
   const payload = parsed.data;
   if (payload.exp > now + STATE_TTL_SECONDS + CLOCK_SKEW_SECONDS) return { ok: false, reason: "invalid" };
   if (payload.exp <= now) return { ok: false, reason: "expired" };
-  return {
-    ok: true,
-    state: { integration: payload.integration, verifier: payload.verifier, clientKey: payload.client_key, returnTo: payload.return_to, browser: payload.browser, exp: payload.exp },
-  };
+  const state: OAuthState = { integration: payload.integration, verifier: payload.verifier, clientKey: payload.client_key, returnTo: payload.return_to, browser: payload.browser, exp: payload.exp };
+  if (payload.connection !== undefined) state.connection = payload.connection;
+  return { ok: true, state };
 }

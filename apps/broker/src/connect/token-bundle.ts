@@ -16,13 +16,15 @@ export interface TokenBundle {
   fields?: Record<string, string | number | boolean>;
   /** Who the token acts as, from the manifest's identity op run right after the exchange. */
   account?: { id: string; name: string };
+  /** The tenant settings the connection was made on (`{ subdomain: "acme" }`): the member's client puts them in the grant. */
+  connection?: Record<string, string>;
 }
 
 /**
  * The bundle for a token response; `previousRefreshToken` is kept when a
  * refresh answers without a new one (the provider does not rotate).
  */
-export function tokenBundle(target: OAuthTarget, response: TokenEndpointResponse, previousRefreshToken?: string): TokenBundle {
+export function tokenBundle(target: OAuthTarget, response: TokenEndpointResponse, previousRefreshToken?: string, connection?: Readonly<Record<string, string>>): TokenBundle {
   const bundle: TokenBundle = { v: 1, integration: target.manifest.id, access_token: response.access_token, token_type: response.token_type };
   if (typeof response.expires_in === "number") bundle.expires_in = response.expires_in;
   const refreshToken = response.refresh_token ?? previousRefreshToken;
@@ -30,6 +32,7 @@ export function tokenBundle(target: OAuthTarget, response: TokenEndpointResponse
   if (typeof response.scope === "string") bundle.scope = response.scope;
   const fields = bundleFieldsOf(response, target.dialect);
   if (fields !== undefined) bundle.fields = fields;
+  if (connection !== undefined) bundle.connection = { ...connection };
   return bundle;
 }
 
