@@ -137,6 +137,36 @@ describe("connecting Zendesk on the member's subdomain", () => {
     expect(openBundle(tokensOf(connected.location)).connection).toEqual({ subdomain: "acme" });
   });
 
+  it("an app-scheme return_to: the confirmation page's continue goes to the sealed tenant's authorize URL", async () => {
+    const appScheme = "com.example.app:/connected";
+    const confirming = buildApp({
+      registry: shipped,
+      publicUrl: PUBLIC_URL,
+      stateKey: randomKey(),
+      oauthApps: { zendesk: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } },
+      allowedReturnTo: [appScheme],
+      dispatcher: standIn.dispatcher,
+      logger: false,
+    });
+    try {
+      const started = await confirming.inject({ method: "GET", url: `/connect/zendesk/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(appScheme)}&subdomain=acme` });
+      expect(started.statusCode).toBe(200);
+      const state = /name="state" value="([^"]+)"/.exec(started.body)?.[1] ?? "";
+      const cookie = String([started.headers["set-cookie"]].flat()[0]).split(";")[0] as string;
+      const confirmed = await confirming.inject({
+        method: "POST",
+        url: "/connect/zendesk/start/confirm",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: PUBLIC_URL, cookie },
+        payload: new URLSearchParams({ state, subdomain: "evil" }).toString(),
+      });
+      expect(confirmed.statusCode).toBe(303);
+      const authorize = new URL(confirmed.headers.location as string);
+      expect(authorize.origin + authorize.pathname).toBe("https://acme.zendesk.com/oauth/authorizations/new");
+    } finally {
+      await confirming.close();
+    }
+  });
+
   it("a manifest whose OAuth URLs name no tenant takes no setting at start (Mailchimp learns its data center after OAuth)", async () => {
     const mailchimp = buildApp({
       registry: shipped,
