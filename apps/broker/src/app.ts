@@ -17,6 +17,7 @@ import { closeClient, createRedisClient, waitReady } from "./state/redis-connect
 import { createWindowCounters } from "./state/window-counter.js";
 import { revocationsPlugin } from "./http/revocations-plugin.js";
 import { serverTimeoutOptions } from "./http/server-timeouts.js";
+import { recordConnectSpan } from "./metrics/connect-span.js";
 import { webOrigins } from "./connect/return-to.js";
 import { checkReleaseSignature, loadServedRelease, type ServedRelease } from "./catalog/signed-release.js";
 
@@ -82,13 +83,11 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     revokeCounters: createWindowCounters({ windowMs: 60_000, maxKeys: 10_000 }),
     revokeGlobal: createWindowCounters({ windowMs: 60_000, maxKeys: 1 }),
     onRevocation: config.onRevocation,
-    onConnect:
-      config.observability === undefined
-        ? config.onConnect
-        : (event) => {
-            config.observability?.metrics.recordConnect(event);
-            config.onConnect?.(event);
-          },
+    onConnect: (event) => {
+      recordConnectSpan(event);
+      config.observability?.metrics.recordConnect(event);
+      config.onConnect?.(event);
+    },
     // No retries: the member is waiting on the callback, and a failed identity ends the connect.
     executor: createExecutor({ registry, dispatcher, limits: { retries: 0, timeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS } }),
   };

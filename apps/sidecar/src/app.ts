@@ -30,6 +30,7 @@ import { registrySyncSettings } from "./registry/registry-sync-config.js";
 import { RevocationFollow } from "./registry/revocation-follow.js";
 import { revocationFollowSettings } from "./registry/revocation-follow-config.js";
 import { countRequests, countingAuditSink } from "./metrics/observability.js";
+import { tracingAuditSink } from "./metrics/run-span.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -86,7 +87,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       previews: new GivenPreviews(),
       botKeys: config.botKeys,
       trustedMembers: config.trustedMembers,
-      audit: observability === undefined ? audit : countingAuditSink(audit, observability.metrics),
+      audit: tracingAuditSink(observability === undefined ? audit : countingAuditSink(audit, observability.metrics)),
       auditKey: config.auditKey ?? toBase64Url(randomBytes(32)),
       inFlight,
       receiptKeys: () => {

@@ -6,9 +6,12 @@ import { optionsFromEnvironment } from "./config/server-config.js";
 import { closeOnSignals } from "./start/signals.js";
 import { SidecarStartError } from "./start/start-error.js";
 import { startSidecar } from "./start/start-server.js";
+import { startTracing } from "./start/tracing.js";
 
 try {
   const options = optionsFromEnvironment(process.env);
+  // Registered before the sidecar starts so every run's span reaches it.
+  const tracing = await startTracing(process.env, "eleven-sidecar");
   const sidecar = await startSidecar(options);
   process.stderr.write(
     `eleven-sidecar listening on ${sidecar.address}\n` +
@@ -17,9 +20,17 @@ try {
       `  audit log:      ${sidecar.auditFile}\n` +
       (sidecar.metricsPort === undefined ? "" : `  metrics:        http://127.0.0.1:${sidecar.metricsPort}/metrics (probes /healthz, /readyz)\n`) +
       `  shared state:   ${options.redisSentinels !== undefined ? `Redis Sentinel (primary ${options.redisName ?? "?"})` : options.redisUrl === undefined ? "this process and its journals (no REDIS_URL)" : "Redis (REDIS_URL)"}\n` +
-      (options.registryUrl === undefined ? "" : `  following:      ${options.registryUrl} (cache ${sidecar.registryCacheFile})\n`),
+      (options.registryUrl === undefined ? "" : `  following:      ${options.registryUrl} (cache ${sidecar.registryCacheFile})\n`) +
+      (tracing === undefined ? "" : "  traces:         OTLP/HTTP (OTEL_* variables)\n"),
   );
-  closeOnSignals(process, sidecar.close, (code) => process.exit(code));
+  const close = async () => {
+    try {
+      await sidecar.close();
+    } finally {
+      await tracing?.shutdown();
+    }
+  };
+  closeOnSignals(process, close, (code) => process.exit(code));
 } catch (error) {
   const message = SidecarStartError.isInstance(error) || error instanceof Error ? error.message : String(error);
   process.stderr.write(`eleven-sidecar: ${message}\n`);

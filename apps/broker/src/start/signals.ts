@@ -5,9 +5,10 @@ const CLOSE_TIMEOUT_MS = 10_000;
 
 /**
  * On the first SIGINT or SIGTERM, stops taking connections and lets requests in
- * flight finish, then exits 0 (1 if closing failed or took longer than 10 s).
+ * flight finish, runs `afterClose` (flushing traces), then exits 0 (1 if closing
+ * failed or took longer than 10 s).
  */
-export function closeOnSignals(app: FastifyInstance): void {
+export function closeOnSignals(app: FastifyInstance, afterClose: () => Promise<void> = async () => {}): void {
   let closing = false;
   const close = (signal: NodeJS.Signals) => {
     if (closing) return;
@@ -18,7 +19,7 @@ export function closeOnSignals(app: FastifyInstance): void {
       process.exit(1);
     }, CLOSE_TIMEOUT_MS);
     force.unref();
-    app.close().then(
+    app.close().then(afterClose).then(
       () => process.exit(0),
       (error: unknown) => {
         app.log.error({ err: error }, "close failed");
