@@ -186,6 +186,7 @@ function buildState(config: SidecarConfig, target: RedisTarget | undefined, onRe
   }
   return new LocalState({
     ...(config.replayFile === undefined ? {} : { replayFile: config.replayFile }),
+    ...(config.outcomeFile === undefined ? {} : { outcomeFile: config.outcomeFile }),
     ...(config.revocationFile === undefined ? {} : { revocationFile: config.revocationFile }),
     ...(config.rateLimits === undefined ? {} : { rateLimits: config.rateLimits }),
   });

@@ -98,10 +98,10 @@ it("runs a member's grant through the bot's sidecar, confirms the write once, an
   const writes = () => provider.requests.filter((request) => request.method === "POST");
   expect(writes()).toEqual([{ method: "POST", url: "/repos/octocat/hello-world/issues", authorization: `Bearer ${MEMBER_TOKEN}`, body: { title: issueArgs.title } }]);
 
-  // The same confirmation replayed: refused, nothing sent.
+  // The same call again: the stored outcome, receipt included, replayed: true; nothing sent.
   attempts.a += 1;
   const replayed = await botA.call("/v1/run", { grant: writeGrant, op: "issues.create", args: issueArgs, confirmation });
-  expect(replayed.body).toMatchObject({ status: "error", error: { code: "confirmation_invalid" } });
+  expect(replayed.body).toEqual({ ...created.body, replayed: true });
   expect(writes()).toHaveLength(1);
 
   // A read grant on the write: refused, nothing sent, even with a valid-looking confirmation.
@@ -121,13 +121,14 @@ it("runs a member's grant through the bot's sidecar, confirms the write once, an
 
   // Every attempt left exactly one audit line on its own sidecar, and the write that was sent a `started` line before it.
   const auditA = await readAudit(botA.sidecar.auditFile);
+  expect(auditA.filter((line) => line.replayed === true).map((line) => [line.op, line.status])).toEqual([["issues.create", "ok"]]);
   const auditB = await readAudit(botB.sidecar.auditFile);
   expect(auditA.map((line) => [line.op, line.status, line.code])).toEqual([
     ["repos.list", "ok", null],
     ["issues.create", "confirmation_required", null],
     ["issues.create", "started", null],
     ["issues.create", "ok", null],
-    ["issues.create", "error", "confirmation_invalid"],
+    ["issues.create", "ok", null],
     ["issues.create", "error", "access_denied"],
   ]);
   expect(auditA).toHaveLength(attempts.a + 1);

@@ -11,6 +11,8 @@ export type ErrorCode =
   | "redirect_refused"
   | "timeout"
   | "network_error"
+  /** A write whose request was sent but whose answer never came: it may have happened. */
+  | "outcome_unknown"
   | "bad_response"
   | "response_too_large"
   | "result_too_large";

@@ -37,6 +37,8 @@ export function nextAction(code: ErrorCode, context: FailureContext = GENERIC, r
       return `Try again later; ${context.service} did not answer in time.`;
     case "network_error":
       return `Try again later; ${context.host} could not be reached.`;
+    case "outcome_unknown":
+      return `check the provider before trying again: ${context.service} got the write but its answer never came, so it may have happened.`;
     case "bad_response":
       return `Report this to the registry maintainers if it keeps happening: ${context.service} answered with something this operation cannot read.`;
     case "response_too_large":

@@ -12,6 +12,29 @@ export interface TransportFailure {
   readonly retryable: boolean;
 }
 
+/** Failures before the request could leave: nothing was sent, so even a write stays `network_error`/`timeout`. */
+const BEFORE_SENDING_CODES = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+/** Whether a failure happened before anything of the request could have been sent. */
+function beforeSending(error: unknown, code: string | undefined): boolean {
+  if (AddressRefusedError.isInstance(error)) return true;
+  if (code === undefined) return false;
+  return BEFORE_SENDING_CODES.has(code) || DNS_CODES.has(code) || code.startsWith("ERR_TLS_") || code.includes("CERT") || code.includes("SIGNATURE");
+}
+
+/**
+ * A write that failed without an answer: a failure to connect (refused, DNS, an
+ * address the pin refuses, TLS) sent nothing and maps as any request's; anything
+ * later (a timeout, a reset or close once connected) may have left the request
+ * with the provider, so it is `outcome_unknown` and never tried again.
+ */
+export function mapWriteTransportError(error: unknown, deadlineExpired: boolean, timeoutMs: number, context: FailureContext): TransportFailure {
+  const mapped = mapTransportError(error, deadlineExpired, timeoutMs, context);
+  if (beforeSending(error, errorCode(error))) return { error: mapped.error, retryable: false };
+  const detail = mapped.error.code === "timeout" ? `did not answer within ${timeoutMs} ms` : "closed the connection before answering";
+  return { error: failure("outcome_unknown", `the write was sent, but ${context.service} ${detail}; it may have happened`, context), retryable: false };
+}
+
 /**
  * The envelope error for a request that failed without an HTTP answer. Only the error's
  * code is read, never its message, so nothing the request carried can leak into it.

@@ -11,7 +11,7 @@ import { failureIn2xx, withProviderDetails } from "./provider-failure.js";
 import { errorEnvelope, okEnvelope, type Envelope, type EnvelopeError } from "./envelope.js";
 import { failure } from "./failure.js";
 import { mapStatus } from "./map-status.js";
-import { mapTransportError } from "./map-transport-error.js";
+import { mapTransportError, mapWriteTransportError } from "./map-transport-error.js";
 import type { PreparedRequest } from "./prepare-request.js";
 import { readBody } from "./read-body.js";
 import { parseRetryAfter } from "./retry-after.js";
@@ -46,7 +46,8 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
   const { deadline } = options;
   const fail = (error: EnvelopeError, retryable = false): AttemptOutcome => ({ envelope: errorEnvelope(name, error), retryable });
   const transportFailure = (error: unknown): AttemptOutcome => {
-    const mapped = mapTransportError(error, deadline.expired, deadline.timeoutMs, context);
+    const map = operation.access === "write" ? mapWriteTransportError : mapTransportError;
+    const mapped = map(error, deadline.expired, deadline.timeoutMs, context);
     return fail(mapped.error, mapped.retryable);
   };
 

@@ -93,6 +93,44 @@ describe("the wire", () => {
   });
 });
 
+describe("a write whose answer never came", () => {
+  const createItem = { integration: "example", op: "items.create", args: { title: "t" }, credential } as const;
+
+  it("is outcome_unknown when the connection closes after the request was read, and is sent once", async () => {
+    harness.server.handle((_request, _reply, raw) => {
+      raw.raw.socket.destroy();
+    });
+    const envelope = await harness.executor().run(createItem);
+    expect(envelope).toMatchObject({
+      status: "error",
+      error: { code: "outcome_unknown", next_action: expect.stringMatching(/^check the provider before trying again/) },
+    });
+    expect(harness.server.requests).toHaveLength(1);
+  });
+
+  it("is outcome_unknown when the provider does not answer within the deadline", async () => {
+    harness.server.handle(() => new Promise(() => undefined));
+    const envelope = await harness.executor({ timeoutMs: 300 }).run(createItem);
+    expect(envelope).toMatchObject({ status: "error", error: { code: "outcome_unknown" } });
+    expect(harness.server.requests).toHaveLength(1);
+  });
+
+  it("a read closed the same way stays network_error", async () => {
+    harness.server.handle((_request, _reply, raw) => {
+      raw.raw.socket.destroy();
+    });
+    const envelope = await harness.executor({ retries: 0 }).run(listItems);
+    expect(envelope).toMatchObject({ status: "error", error: { code: "network_error" } });
+  });
+
+  it("a refused connection sent nothing: a write stays network_error", async () => {
+    const dispatcher = createLoopbackDispatcher("unused", new Map());
+    const envelope = await createExecutor({ registry: testRegistry(), dispatcher }).run(createItem);
+    expect(envelope).toMatchObject({ error: { code: "network_error" } });
+    await dispatcher.destroy();
+  });
+});
+
 describe("the default dispatcher refuses non-public addresses before a byte is sent", () => {
   const events = { connected: 0, sendHeaders: 0, connectErrors: [] as unknown[] };
   const onConnected = () => void (events.connected += 1);

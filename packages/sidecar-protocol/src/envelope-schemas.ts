@@ -14,6 +14,7 @@ export const EXECUTOR_ERROR_CODES = [
   "redirect_refused",
   "timeout",
   "network_error",
+  "outcome_unknown",
   "bad_response",
   "response_too_large",
   "result_too_large",

@@ -27,6 +27,10 @@ export interface ProviderStandIn {
   port: number;
   /** Milliseconds `GET /user/repos` waits before answering (for shutdown tests). */
   setReposDelay(ms: number): void;
+  /** Milliseconds `POST .../issues` waits before answering (a write still running). */
+  setWriteDelay(ms: number): void;
+  /** While on, `POST .../issues` reads the whole request, then destroys the connection without answering (a reset after the write arrived). */
+  setHangUpOnWrite(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -68,6 +72,8 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
   const { ca, key, cert } = await certificates;
   const requests: StandInRequest[] = [];
   let reposDelayMs = 0;
+  let hangUpOnWrite = false;
+  let writeDelayMs = 0;
   const server = Fastify({ https: { key, cert } });
   server.addHook("onRequest", async (request) => {
     requests.push({ method: request.method, url: request.url, authorization: request.headers.authorization, body: undefined });
@@ -88,6 +94,11 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
     return reply.header("link", issuesLink(page)).send(items);
   });
   server.post("/repos/:owner/:repo/issues", async (request, reply) => {
+    if (hangUpOnWrite) {
+      request.raw.socket.destroy();
+      return reply.hijack();
+    }
+    if (writeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, writeDelayMs));
     const { title } = request.body as { title: string };
     return reply.code(201).send({ number: 42, title, state: "open", html_url: "https://github.com/octocat/hello-world/issues/42", id: 1 });
   });
@@ -101,6 +112,12 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
     port,
     setReposDelay: (ms) => {
       reposDelayMs = ms;
+    },
+    setWriteDelay: (ms) => {
+      writeDelayMs = ms;
+    },
+    setHangUpOnWrite: (on) => {
+      hangUpOnWrite = on;
     },
     close: async () => {
       await dispatcher.close();

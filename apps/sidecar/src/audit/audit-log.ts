@@ -25,6 +25,8 @@ export interface AuditRecord {
   /** The provider's HTTP status, when the executor got one. */
   http_status: number | null;
   duration_ms: number;
+  /** Present on the line of a confirmed write's stored outcome answered again: nothing was sent. */
+  replayed?: true;
 }
 
 /** A line as the file holds it: the record and `prev`, the hex SHA-256 of the line before it (see audit-chain.ts). */

@@ -35,6 +35,7 @@ export function runAuditRecord(auditId: string, facts: RunFacts, answer: RunAnsw
     code: answer.status === "error" ? answer.error.code : null,
     http_status: upstreamStatus(answer),
     duration_ms: durationMs,
+    ...((answer.status === "ok" || answer.status === "error") && answer.replayed === true ? { replayed: true as const } : {}),
   };
 }
 

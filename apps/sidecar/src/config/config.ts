@@ -46,6 +46,11 @@ export interface SidecarConfig {
    * restart stays used after it. Without it they are remembered in memory only.
    */
   replayFile?: string;
+  /**
+   * Where the outcomes of confirmed writes are journaled (0600) without Redis, so the
+   * same call sent again (after a restart too) answers the same envelope. Without it: memory only.
+   */
+  outcomeFile?: string;
   /** Where revocations are journaled (0600) without Redis, so they survive a restart. Without it: memory only. */
   revocationFile?: string;
   /**

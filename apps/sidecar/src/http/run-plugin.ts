@@ -8,6 +8,7 @@ import { parseBody, runBodySchema, wellFormedOp, type RunBody } from "@eleven-in
 import { initialFacts, runFlow, type RunFacts } from "../run/run-flow.js";
 import type { RunAnswer } from "../run/answers.js";
 import { withReceipt } from "../run/write-receipt.js";
+import type { ConsumedConfirmation } from "../run/stored-outcome.js";
 import type { RegistrySnapshot } from "../registry/live-registry.js";
 import { auditedAnswer } from "./audited-answer.js";
 import { elapsedMs, runContext, SIDECAR_CONTEXT, type SidecarContext } from "./context.js";
@@ -64,9 +65,24 @@ async function handleRun(body: unknown, reply: FastifyReply, context: SidecarCon
     return auditedAnswer(reply, context.audit, record, 500, httpErrorBody("internal_error", "the sidecar failed to run this call"));
   }
   const answer = sent ? receiptedAnswer(outcome.answer, parsed.value, facts, auditId, snapshot, context) : outcome.answer;
+  if (outcome.consumed !== undefined) await storeOutcome(outcome.consumed, answer, context, reply);
   // An executor envelope goes out as the JSON text the executor already measured (a receipted one is a new object).
   const durable = facts.access === "write" && answer.status !== "confirmation_required";
   return auditedAnswer(reply, context.audit, runAuditRecord(auditId, facts, answer, elapsedMs(started)), 200, serializeEnvelope(answer), durable);
+}
+
+/**
+ * Keeps a confirmed write's answer (receipt included) for the same call sent
+ * again. A store that cannot take it is logged, not answered: the write ran, and
+ * the bot gets its outcome now; the same call again then answers "in progress".
+ */
+async function storeOutcome(consumed: ConsumedConfirmation, answer: RunAnswer, context: SidecarContext, reply: FastifyReply): Promise<void> {
+  try {
+    await context.state.storeOutcome(consumed.member, consumed.key, consumed.argsDigest, consumed.exp, serializeEnvelope(answer));
+  } catch (error) {
+    // The name only: a Redis error's message can name its URL.
+    reply.log.error({ kind: error instanceof Error ? error.name : "unknown" }, "the outcome of a write could not be stored: the same call again cannot answer it");
+  }
 }
 
 /** A write that was sent answers with its receipt (`withReceipt` decides whether it ran). */

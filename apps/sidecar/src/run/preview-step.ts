@@ -4,7 +4,9 @@ import type { CompiledOperation } from "@eleven-integrations/loader";
 import type { ErrorEnvelope } from "@eleven-integrations/sidecar-protocol";
 import { rateLimitedRefusal } from "../state/state-refusals.js";
 import type { SharedState } from "../state/shared-state.js";
+import type { RunAnswer } from "./answers.js";
 import { confirmationRefusal } from "./confirmation-refusal.js";
+import { answerAgain } from "./stored-outcome.js";
 
 /** The line a member signs for a write: its confirm line, and with a preview, a line feed and the preview. */
 export function signedLine(confirm: string, preview: string | undefined): string {
@@ -113,7 +115,8 @@ export interface PreviewedWrite {
   context: { executor: Executor; state: SharedState; previews: GivenPreviews };
 }
 
-export type PreviewedWriteResult = { ok: true } | { ok: false; answer: ErrorEnvelope };
+/** On success, the confirmation's replay key and expiry, consumed. */
+export type PreviewedWriteResult = { ok: true; key: string; exp: number } | { ok: false; answer: RunAnswer };
 
 /**
  * A confirmed write that declares a preview, every check before anything is
@@ -124,7 +127,8 @@ export type PreviewedWriteResult = { ok: true } | { ok: false; answer: ErrorEnve
  * `target_changed` with the new chip and leaves the confirmation unused (if the
  * target changes back, the same tap still runs once); a failed read answers its
  * own envelope. Only when the fresh line is the signed one is the confirmation
- * consumed (`replayed` if another run took it first).
+ * consumed. A confirmation consumed before (the same call sent again) answers
+ * its write's stored outcome (`answerAgain`), without reading the preview.
  */
 export async function confirmPreviewedWrite(confirmation: string, write: PreviewedWrite): Promise<PreviewedWriteResult> {
   const { grant, operation, args, confirm, context } = write;
@@ -168,6 +172,11 @@ export async function confirmPreviewedWrite(confirmation: string, write: Preview
     return refuse(confirmationRefusal(refusal));
   }
 
+  // The same call again after its write ran: its stored outcome, before the preview is read (the write changed what it shows).
+  const consumed = { member: grant.iss, key: signed.key, argsDigest: digest };
+  if ((await context.state.storedOutcome(grant.iss, signed.key, digest)) !== undefined) {
+    return { ok: false, answer: await answerAgain(context.state, consumed, grant.integration, operation.id) };
+  }
   const limited = await context.state.takeRun(grant.iss, grant.gid, grant.integration, "shared");
   if (!limited.ok) return refuse(rateLimitedRefusal(limited));
   const read = await readPreview(context.executor, grant, operation, args);
@@ -194,7 +203,7 @@ export async function confirmPreviewedWrite(confirmation: string, write: Preview
     };
   }
   if (!(await context.state.consumeConfirmation(grant.iss, signed.key, signed.exp))) {
-    return refuse(confirmationRefusal(new GrantError("replayed", "the confirmation was already used")));
+    return { ok: false, answer: await answerAgain(context.state, consumed, grant.integration, operation.id) };
   }
-  return { ok: true };
+  return { ok: true, key: signed.key, exp: signed.exp };
 }

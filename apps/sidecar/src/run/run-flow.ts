@@ -10,6 +10,7 @@ import { checkGrant, type GrantCheckContext } from "./grant-check.js";
 import { confirmPreviewedWrite, type GivenPreviews, readPreview } from "./preview-step.js";
 import { REVOKED_REFUSAL, UNAVAILABLE_REFUSAL, rateLimitedRefusal } from "../state/state-refusals.js";
 import { StateUnavailableError, type SharedState } from "../state/shared-state.js";
+import { answerAgain, type ConsumedConfirmation } from "./stored-outcome.js";
 
 export interface RunFlowContext extends GrantCheckContext {
   executor: Executor;
@@ -39,6 +40,8 @@ export interface RunFacts {
 export interface RunOutcome {
   answer: RunAnswer;
   facts: RunFacts;
+  /** The confirmation this run consumed: its write's outcome is stored under it, for the same call sent again. */
+  consumed?: ConsumedConfirmation;
 }
 
 /** What is known of a run before any check: filled in as the checks learn more, so even a failure is audited with it. */
@@ -133,24 +136,41 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
     // Limits first: a write refused for its rate leaves its confirmation unused, to try again later.
     const limited = await context.state.takeRun(grant.iss, grant.gid, grant.integration, "shared");
     if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
+    const digest = argsDigest(args);
+    let consumed: ConsumedConfirmation | undefined;
     if (operation.preview !== undefined) {
       const previewed = await confirmPreviewedWrite(body.confirmation, { grant, operation, args, confirm: line, context });
       if (!previewed.ok) return { answer: previewed.answer, facts };
+      consumed = { member: grant.iss, key: previewed.key, exp: previewed.exp, argsDigest: digest };
     } else {
+      let taken: { key: string; exp: number } | undefined;
       try {
         await verifyConfirmationAsync(body.confirmation, {
           grant,
           op: body.op,
           args,
           line,
-          replay: { consume: (key, exp) => context.state.consumeConfirmation(grant.iss, key, exp) },
+          replay: {
+            consume: (key, exp) => {
+              taken = { key, exp };
+              return context.state.consumeConfirmation(grant.iss, key, exp);
+            },
+          },
         });
       } catch (error) {
         if (!GrantError.isInstance(error)) throw error;
+        // Verified for these args and consumed before: the same call again gets its write's stored outcome.
+        if (error.code === "replayed" && taken !== undefined) {
+          return { answer: await answerAgain(context.state, { member: grant.iss, key: taken.key, argsDigest: digest }, grant.integration, body.op), facts };
+        }
         return refuse(grant.integration, confirmationRefusal(error));
       }
+      if (taken === undefined) throw new Error("the confirmation verified without being consumed");
+      consumed = { member: grant.iss, key: taken.key, exp: taken.exp, argsDigest: digest };
     }
     await beforeWrite?.(facts);
+    const answer = await context.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } });
+    return { answer, facts, consumed };
   } else {
     const limited = await context.state.takeRun(grant.iss, grant.gid, grant.integration, "local-ok");
     if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));

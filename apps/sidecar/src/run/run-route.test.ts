@@ -184,7 +184,7 @@ describe("POST /v1/run: a write", () => {
     expect(body.confirm).toBe("Open issue “Fix\uFFFDevil\uFFFDline” in octocat/hello-world, visible to everyone who can read that repository");
   });
 
-  it("runs once with a valid confirmation, and refuses the same confirmation replayed", async () => {
+  it("runs once with a valid confirmation, and answers the same call again with its stored outcome (replayed: true), sending nothing", async () => {
     replyIssueCreated();
     const grant = grantFor({ access: "write" });
     const confirmation = confirmationFor(grant, "issues.create", ISSUE_ARGS);
@@ -195,9 +195,7 @@ describe("POST /v1/run: a write", () => {
 
     const replay = await run({ grant, op: "issues.create", args: ISSUE_ARGS, confirmation });
     expect(replay.statusCode).toBe(200);
-    expect(replay.body).toMatchObject({ status: "error", error: { code: "confirmation_invalid" } });
-    expect(replay.body.error?.message).toMatch(/replayed/);
-    expect(replay.body.error?.next_action).toMatch(/confirm again/);
+    expect(replay.body).toEqual({ ...first.body, replayed: true });
     expect(provider.sent).toHaveLength(1);
   });
 
@@ -207,8 +205,12 @@ describe("POST /v1/run: a write", () => {
     const grant = grantFor({ access: "write" });
     const confirmation = confirmationFor(grant, "issues.create", ISSUE_ARGS);
     const answers = await Promise.all([1, 2, 3].map(() => run({ grant, op: "issues.create", args: ISSUE_ARGS, confirmation })));
-    expect(answers.filter((answer) => answer.body.status === "ok")).toHaveLength(1);
-    expect(answers.filter((answer) => answer.body.error?.code === "confirmation_invalid")).toHaveLength(2);
+    // One ran; each other answers "in progress" (while it ran) or its stored outcome (after).
+    expect(answers.filter((answer) => answer.body.status === "ok" && answer.body.replayed === undefined)).toHaveLength(1);
+    for (const answer of answers.filter((answer) => answer.body.status !== "ok" || answer.body.replayed !== undefined)) {
+      if (answer.body.status === "ok") expect(answer.body.replayed).toBe(true);
+      else expect(answer.body.error?.next_action).toMatch(/in progress/);
+    }
     expect(provider.sent).toHaveLength(1);
   });
 

@@ -18,6 +18,8 @@ export interface SidecarFiles {
   receiptKeyFile: string;
   /** Confirmations consumed and not yet expired, mode 0600. */
   replayFile: string;
+  /** The outcomes of confirmed writes, until their confirmations expire and ten minutes more, mode 0600 (without Redis). */
+  outcomeFile: string;
   /** Grants their members revoked, until they expire, mode 0600 (without Redis). */
   revocationFile: string;
   /** The last good signed registry release, mode 0600 (when following a broker). */
@@ -43,6 +45,7 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     receiptKeyFile: join(dir, "receipt-key.json"),
     replayFile: join(dir, "replay.log"),
     revocationFile: join(dir, "revocations.log"),
+    outcomeFile: join(dir, "outcomes.log"),
     registryCacheFile: join(dir, "registry-release.json"),
     registryHighWaterFile: join(dir, "registry-high-water"),
   };

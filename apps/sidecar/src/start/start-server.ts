@@ -135,6 +135,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     receiptKeys,
     replayFile: files.replayFile,
     revocationFile: files.revocationFile,
+    outcomeFile: files.outcomeFile,
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
     ...(options.redisSentinels === undefined ? {} : { redisSentinels: options.redisSentinels }),
     ...(options.redisName === undefined ? {} : { redisName: options.redisName }),

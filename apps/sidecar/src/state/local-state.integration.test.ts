@@ -82,11 +82,15 @@ describe("a sidecar without Redis", () => {
       const grant = grantFor({ botPublicKey: sidecar.publicKey, access: "write" });
       const confirmation = signConfirmation({ member, grant: opened(grant, botKeys), op: "issues.create", args: ISSUE_ARGS, line: lineFor("issues.create", ISSUE_ARGS) });
       let call = await caller(sidecar);
-      expect((await call("/v1/run", { grant, op: "issues.create", args: ISSUE_ARGS, confirmation })).status).toBe("ok");
+      const before = provider.requests.length;
+      const first = await call("/v1/run", { grant, op: "issues.create", args: ISSUE_ARGS, confirmation });
+      expect(first.status).toBe("ok");
       await sidecar.close();
       sidecar = await startSidecar({ home: dir, port: 0, dispatcher: provider.dispatcher });
       call = await caller(sidecar);
-      expect((await call("/v1/run", { grant, op: "issues.create", args: ISSUE_ARGS, confirmation })).error.code).toBe("confirmation_invalid");
+      // The same call again answers the stored outcome (outcomes.log), nothing sent.
+      expect(await call("/v1/run", { grant, op: "issues.create", args: ISSUE_ARGS, confirmation })).toEqual({ ...first, replayed: true });
+      expect(provider.requests.length - before).toBe(1);
     } finally {
       await sidecar.close();
     }

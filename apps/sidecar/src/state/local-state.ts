@@ -1,13 +1,19 @@
 import { ReplayCache } from "@eleven-integrations/grants";
 import type { JournalIo } from "../audit/line-journal.js";
 import { consumeBoth, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
+import { OutcomeJournal } from "./outcome-journal.js";
 import { ReplayJournal } from "./replay-journal.js";
 import { RevocationJournal } from "./revocation-journal.js";
-import { StateUnavailableError, type RateDecision, type RateLimits, type SharedState } from "./shared-state.js";
+import { CLOCK_SKEW_SECONDS } from "@eleven-integrations/grants";
+import { OUTCOME_EXTRA_SECONDS, outcomeId, StateUnavailableError, type RateDecision, type RateLimits, type SharedState } from "./shared-state.js";
 
 export interface LocalStateOptions {
   /** Consumed confirmations are journaled here (0600); without it, memory only. */
   replayFile?: string;
+  /** The outcomes of confirmed writes are journaled here (0600); without it, memory only. */
+  outcomeFile?: string;
+  /** Outcomes held at once (default 10 000): past it the oldest is forgotten. */
+  maxOutcomes?: number;
   /** Revocations are journaled here (0600); without it, memory only. */
   revocationFile?: string;
   rateLimits?: RateLimits;
@@ -29,22 +35,41 @@ export class LocalState implements SharedState {
   private readonly cache: ReplayCache | undefined;
   private readonly revocations: RevocationJournal;
   private readonly limiters: LimiterPair;
+  private readonly outcomes: OutcomeJournal;
 
   constructor(options: LocalStateOptions = {}) {
     if (options.replayFile === undefined) this.cache = new ReplayCache();
     else this.journal = new ReplayJournal(options.replayFile, options.io === undefined ? {} : { io: options.io });
     this.revocations = new RevocationJournal(options.revocationFile, options.io);
     this.limiters = memoryLimiters(resolveRateLimits(options.rateLimits));
+    this.outcomes = new OutcomeJournal(options.outcomeFile, {
+      ...(options.io === undefined ? {} : { io: options.io }),
+      ...(options.maxOutcomes === undefined ? {} : { maxEntries: options.maxOutcomes }),
+    });
   }
 
   async open(): Promise<void> {
     this.journal?.load();
     this.revocations.load();
+    this.outcomes.load();
   }
 
   async close(): Promise<void> {
     this.journal?.close();
     this.revocations.close();
+    this.outcomes.close();
+  }
+
+  async storeOutcome(member: string, key: string, argsDigest: string, exp: number, outcome: string): Promise<void> {
+    try {
+      this.outcomes.store(outcomeId(member, key, argsDigest), exp + CLOCK_SKEW_SECONDS + OUTCOME_EXTRA_SECONDS, outcome);
+    } catch (error) {
+      throw new StateUnavailableError("the outcome journal could not be written", { cause: error });
+    }
+  }
+
+  async storedOutcome(member: string, key: string, argsDigest: string): Promise<string | undefined> {
+    return this.outcomes.get(outcomeId(member, key, argsDigest));
   }
 
   async consumeConfirmation(member: string, key: string, exp: number): Promise<boolean> {

@@ -5,7 +5,7 @@ import { consumeBoth, limiterOptions, memoryLimiters, resolveRateLimits, type Li
 import type { RedisTarget } from "./redis-target.js";
 import { RevocationJournal } from "./revocation-journal.js";
 import { StoreEpoch } from "./store-epoch.js";
-import { keepMarginMs, StateUnavailableError, type RateDecision, type RateLimits, type SharedState, type Strictness } from "./shared-state.js";
+import { keepMarginMs, OUTCOME_EXTRA_SECONDS, outcomeId, StateUnavailableError, type RateDecision, type RateLimits, type SharedState, type Strictness } from "./shared-state.js";
 
 /** One command's deadline unless configured, in ms. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
@@ -46,6 +46,8 @@ export function redisKeyPrefix(namespace: string): string {
  * A bot's state in Redis, shared by all its sidecars:
  *
  * - `<prefix>replay:<member>:<gid>.<nonce>`: a consumed confirmation, `SET NX PX`.
+ * - `<prefix>outcome:<member>:<gid>.<nonce>:<args digest>`: the envelope a
+ *   confirmed write answered, `SET PX` (ten minutes longer than the replay key).
  * - `<prefix>revoked:<gid>:<member>`: a revoked grant, `SET PX`.
  * - `<prefix>rl:grant:<member>:<gid>` and `<prefix>rl:integration:<id>`: run
  *   counters of `rate-limiter-flexible`, living one window (60 s by default).
@@ -132,6 +134,24 @@ export class RedisState implements SharedState {
       if (set !== "OK") return false;
       await this.replicated();
       return true;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async storeOutcome(member: string, key: string, argsDigest: string, exp: number, outcome: string): Promise<void> {
+    this.requireReady();
+    try {
+      await this.client.set(`${this.prefix}outcome:${outcomeId(member, key, argsDigest)}`, outcome, "PX", this.keepMs(exp) + OUTCOME_EXTRA_SECONDS * 1000);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async storedOutcome(member: string, key: string, argsDigest: string): Promise<string | undefined> {
+    this.requireReady();
+    try {
+      return (await this.client.get(`${this.prefix}outcome:${outcomeId(member, key, argsDigest)}`)) ?? undefined;
     } catch (error) {
       throw unavailable(error);
     }

@@ -44,12 +44,29 @@ export interface SharedState {
    * another member's grant reusing the gid cannot burn it. Throws `StateUnavailableError`.
    */
   consumeConfirmation(member: string, key: string, exp: number): Promise<boolean>;
+  /**
+   * Keeps the outcome of `member`'s confirmed write (the envelope the bot got, as
+   * JSON) under its confirmation `key` (`<gid>.<nonce>`) and the args' digest, for
+   * as long as the confirmation could be sent again (until `exp`) plus the skew
+   * and `OUTCOME_EXTRA_SECONDS`. Throws `StateUnavailableError`.
+   */
+  storeOutcome(member: string, key: string, argsDigest: string, exp: number, outcome: string): Promise<void>;
+  /** The outcome `storeOutcome` kept, or `undefined`. Throws `StateUnavailableError`. */
+  storedOutcome(member: string, key: string, argsDigest: string): Promise<string | undefined>;
   /** Counts one run of `member`'s grant `gid` on `integration`; throws `StateUnavailableError` only when `shared` is demanded. */
   takeRun(member: string, gid: string, integration: string, strictness: Strictness): Promise<RateDecision>;
   /** Records that `member` revoked `gid`, until `until` (Unix seconds). Throws `StateUnavailableError`. */
   revoke(gid: string, member: string, until: number): Promise<void>;
   /** Whether `member` revoked its grant `gid`; throws `StateUnavailableError` only when `shared` is demanded. */
   isRevoked(gid: string, member: string, strictness: Strictness): Promise<boolean>;
+}
+
+/** How long past its confirmation's last accepted second (and the skew) a write's outcome is kept: ten minutes. */
+export const OUTCOME_EXTRA_SECONDS = 600;
+
+/** The id an outcome is kept under: member, confirmation key and args digest. */
+export function outcomeId(member: string, key: string, argsDigest: string): string {
+  return `${member}:${key}:${argsDigest}`;
 }
 
 /** The shared store (Redis, or the journal on disk) cannot be reached or written: nothing that needs it runs. */
