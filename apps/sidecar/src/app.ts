@@ -30,6 +30,8 @@ import { registrySyncSettings } from "./registry/registry-sync-config.js";
 import { RevocationFollow } from "./registry/revocation-follow.js";
 import { revocationFollowSettings } from "./registry/revocation-follow-config.js";
 import { countRequests, countingAuditSink } from "./metrics/observability.js";
+import { Readiness } from "./metrics/readiness.js";
+import { healthPlugin } from "./http/health-plugin.js";
 import { tracingAuditSink } from "./metrics/run-span.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
@@ -73,6 +75,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   const inFlight = new Set<Promise<unknown>>();
   const observability = config.observability;
   if (observability !== undefined) countRequests(app, observability.metrics);
+  const readiness = observability?.readiness ?? new Readiness();
   // Drawn once libsodium is ready (onReady) when the caller passed none.
   let receiptKeys = config.receiptKeys;
 
@@ -90,6 +93,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       audit: tracingAuditSink(observability === undefined ? audit : countingAuditSink(audit, observability.metrics)),
       auditKey: config.auditKey ?? toBase64Url(randomBytes(32)),
       inFlight,
+      readiness,
       receiptKeys: () => {
         if (receiptKeys === undefined) throw new Error("the sidecar is not ready: it has no receipt key yet");
         return receiptKeys;
@@ -103,24 +107,26 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   void app.register(revokePlugin);
   void app.register(whoamiPlugin);
   void app.register(openapiPlugin);
+  void app.register(healthPlugin);
 
   let sync: RegistrySync | undefined;
   let follow: RevocationFollow | undefined;
   let syncDispatcher: Agent | undefined;
   let lastSyncSuccessAt: number | undefined;
   const startedAt = Date.now();
+  // Ready once the registry is loaded, which buildApp has done by the time the app is ready to answer.
+  let loaded = false;
+  app.addHook("onReady", async () => {
+    loaded = true;
+  });
+  const redisReady = () => (state instanceof RedisState ? state.ready : undefined);
+  readiness.bind({
+    registryLoaded: () => loaded,
+    redisReady,
+    sync: () => (syncSettings === undefined ? undefined : { intervalMs: syncSettings.intervalMs, lastSuccessAt: lastSyncSuccessAt, startedAt }),
+  });
   if (observability !== undefined) {
-    const { metrics, readiness } = observability;
-    let listening = false;
-    app.addHook("onListen", () => {
-      listening = true;
-    });
-    const redisReady = () => (state instanceof RedisState ? state.ready : undefined);
-    readiness.bind({
-      registryLoaded: () => listening,
-      redisReady,
-      sync: () => (syncSettings === undefined ? undefined : { intervalMs: syncSettings.intervalMs, lastSuccessAt: lastSyncSuccessAt, startedAt }),
-    });
+    const { metrics } = observability;
     metrics.beforeScrape(() => {
       metrics.setRegistrySequence(live.current().info.sequence);
       const redis = redisReady();

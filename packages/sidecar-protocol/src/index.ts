@@ -63,6 +63,7 @@ export { identityAnswerSchema, registryInfoSchema, type IdentityAnswer, type Reg
 export { revokeAnswerSchema, type RevokeAnswer } from "./revoke-schema.js";
 export { whoamiAnswerSchema, whoamiAccountSchema, type WhoamiAnswer, type WhoamiAccount } from "./whoami-schema.js";
 export { SIDECAR_ROUTES, OPENAPI_PATH, type SidecarRoute } from "./routes.js";
+export { PROBE_PATHS, healthAnswerSchema, readyAnswerSchema, type HealthAnswer, type ReadyAnswer } from "./probe-schema.js";
 export { sidecarOpenApi, PROTOCOL_VERSION } from "./openapi.js";
 export {
   SIDECAR_HOME_FILES,

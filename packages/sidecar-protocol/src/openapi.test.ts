@@ -28,7 +28,7 @@ describe("openapi.json", () => {
     const document = sidecarOpenApi() as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>; security: unknown };
     const described = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`));
     expect(described.sort()).toEqual(
-      [...Object.values(SIDECAR_ROUTES).map((route) => `${route.method} ${route.path} ${route.name}`), `GET ${OPENAPI_PATH} openapi`].sort(),
+      [...Object.values(SIDECAR_ROUTES).map((route) => `${route.method} ${route.path} ${route.name}`), `GET ${OPENAPI_PATH} openapi`, "GET /healthz health", "GET /readyz ready"].sort(),
     );
     expect(document.security).toEqual([{ callerToken: [] }]);
     for (const methods of Object.values(document.paths)) for (const operation of Object.values(methods)) expect(operation.responses).toHaveProperty("401");

@@ -15,6 +15,7 @@ import { identityAnswerSchema, registryInfoSchema } from "./identity-schema.js";
 import { opsAnswerSchema, paletteOperationSchema, paletteRefusalSchema, paletteSchema } from "./palette-schema.js";
 import { revokeAnswerSchema } from "./revoke-schema.js";
 import { OPENAPI_PATH, SIDECAR_ROUTES, type SidecarRoute } from "./routes.js";
+import { healthAnswerSchema, PROBE_PATHS, readyAnswerSchema } from "./probe-schema.js";
 import { grantStatusSchema, readinessHitSchema, searchAnswerSchema } from "./search-schema.js";
 import { whoamiAccountSchema, whoamiAnswerSchema } from "./whoami-schema.js";
 
@@ -55,6 +56,8 @@ const ANSWER_SCHEMAS: Record<string, z.ZodType> = {
   WhoamiAccount: whoamiAccountSchema,
   HttpErrorBody: httpErrorBodySchema,
   BodyIssue: bodyIssueSchema,
+  HealthAnswer: healthAnswerSchema,
+  ReadyAnswer: readyAnswerSchema,
 };
 
 type JsonObject = Record<string, unknown>;
@@ -125,6 +128,29 @@ export function sidecarOpenApi(): JsonObject {
         "200": { description: "The OpenAPI 3.1 description of the sidecar's routes.", content: jsonContent({ type: "object" }) },
         "401": { $ref: "#/components/responses/Unauthorized" },
         "403": { $ref: "#/components/responses/Forbidden" },
+      },
+    },
+  };
+  paths[PROBE_PATHS.health] = {
+    get: {
+      operationId: "health",
+      summary: "Alive: the process answers (also on the metrics listener, without the caller token).",
+      responses: {
+        "200": { description: "Alive.", content: jsonContent(ref("HealthAnswer")) },
+        "401": { $ref: "#/components/responses/Unauthorized" },
+        "403": { $ref: "#/components/responses/Forbidden" },
+      },
+    },
+  };
+  paths[PROBE_PATHS.ready] = {
+    get: {
+      operationId: "ready",
+      summary: "Ready: the registry is loaded, Redis (when configured) reachable, the last registry sync not older than three intervals.",
+      responses: {
+        "200": { description: "Ready.", content: jsonContent(ref("ReadyAnswer")) },
+        "401": { $ref: "#/components/responses/Unauthorized" },
+        "403": { $ref: "#/components/responses/Forbidden" },
+        "503": { description: "Not ready, with each reason.", content: jsonContent(ref("ReadyAnswer")) },
       },
     },
   };

@@ -13,6 +13,7 @@ import { runPlugin } from "../http/run-plugin.js";
 import { AUDIT_KEY, RECEIPT_KEYS, bot, confirmationFor, grantFor, member, MEMBER_TOKEN, opened, registry } from "../__fixtures__/grant-kit.js";
 import { leakedSecrets } from "../__fixtures__/log-capture.js";
 import { authorized, mockProvider, testApp, type MockProvider, type TestApp } from "../__fixtures__/test-app.js";
+import { Readiness } from "../metrics/readiness.js";
 
 const ISSUE_ARGS = { owner: "octocat", repo: "hello-world", title: "A title nobody may log" };
 const AUDIT_KEYS = ["time", "audit_id", "gid", "member", "integration", "op", "access", "args_digest", "account", "status", "code", "http_status", "duration_ms", "prev"];
@@ -136,6 +137,7 @@ function bareApp(audit: AuditSink) {
     auditKey: AUDIT_KEY,
     inFlight: new Set<Promise<unknown>>(),
     receiptKeys: () => RECEIPT_KEYS,
+    readiness: new Readiness(),
   };
   void app.register(sidecarContextPlugin, { context });
   void app.register(runPlugin);

@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { KeyPair } from "@eleven-integrations/grants";
 import fastifyPlugin from "fastify-plugin";
 import type { AuditSink } from "../audit/audit-log.js";
+import type { Readiness } from "../metrics/readiness.js";
 import type { LiveRegistry } from "../registry/live-registry.js";
 import type { RunFlowContext } from "../run/run-flow.js";
 import type { RevokeDeps } from "../state/revoke.js";
@@ -19,6 +20,8 @@ export interface SidecarContext extends Omit<RunFlowContext, "registry" | "execu
   receiptKeys: () => KeyPair;
   /** Runs still being handled; shutdown waits for them before closing the audit log. */
   inFlight: Set<Promise<unknown>>;
+  /** What `GET /readyz` answers, on this listener and on the metrics listener alike. */
+  readiness: Readiness;
 }
 
 declare module "fastify" {

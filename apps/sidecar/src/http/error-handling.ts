@@ -1,9 +1,9 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import fastifyPlugin from "fastify-plugin";
-import { OPENAPI_PATH, SIDECAR_ROUTES } from "@eleven-integrations/sidecar-protocol";
+import { OPENAPI_PATH, PROBE_PATHS, SIDECAR_ROUTES } from "@eleven-integrations/sidecar-protocol";
 import { httpErrorBody, type HttpErrorCode } from "./http-error.js";
 
-const ROUTES = [...Object.values(SIDECAR_ROUTES).map((route) => `${route.method} ${route.path}`), `GET ${OPENAPI_PATH}`].join(", ");
+const ROUTES = [...Object.values(SIDECAR_ROUTES).map((route) => `${route.method} ${route.path}`), `GET ${OPENAPI_PATH}`, `GET ${PROBE_PATHS.health}`, `GET ${PROBE_PATHS.ready}`].join(", ");
 
 const BY_FASTIFY_CODE: Record<string, { statusCode: number; code: HttpErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { statusCode: 415, code: "unsupported_media_type", message: "bodies are JSON only: send Content-Type: application/json" },
