@@ -9,8 +9,18 @@ const key = generateReleaseKeys();
 const integrations = registry.catalog().integrations.map(({ hash: _hash, ...manifest }) => manifest);
 const release = Buffer.from(signRelease({ schema: 1, hash: registry.hash, sequence: 1, previous: null, integrations }, [key]), "utf8");
 const { Session } = await import("node:inspector/promises");
-const session = new Session(); session.connect(); await session.post("Profiler.enable"); await session.post("Profiler.start");
-const app = buildApp({ publicUrl: "https://broker.example.com", stateKey: randomBytes(32).toString("base64url"), allowedReturnTo: [], logger: false, release, releaseKeys: [key.publicKey] });
+const session = new Session();
+session.connect();
+await session.post("Profiler.enable");
+await session.post("Profiler.start");
+const app = buildApp({
+  publicUrl: "https://broker.example.com",
+  stateKey: randomBytes(32).toString("base64url"),
+  allowedReturnTo: [],
+  logger: false,
+  release,
+  releaseKeys: [key.publicKey],
+});
 await app.ready();
 
 const { profile } = await session.post("Profiler.stop");

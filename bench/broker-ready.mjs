@@ -38,7 +38,9 @@ export async function run() {
   const search = await compare(firstSearch, cold, { rounds: 1, warmup: 0, clock: "cpu" });
   await app.close();
   console.log(`signed release of ${TOTAL} manifests: ${fmt(release.length / 1024 / 1024, 1)} MiB`);
-  console.log(`broker ready (buildApp + ready: release parsed and loaded, hash checked, signature verified, catalog built; compression and the search index on first demand): ${fmt(result.measuredMs, 0)} ms CPU`);
+  console.log(
+    `broker ready (buildApp + ready: release parsed and loaded, hash checked, signature verified, catalog built; compression and the search index on first demand): ${fmt(result.measuredMs, 0)} ms CPU`,
+  );
   console.log(`cold load of the same manifests' files: ${fmt(result.floorMs, 0)} ms CPU`);
   console.log(`broker ready ratio: ${fmt(result.ratio, 2)}x the cold load (goal at most ${GOAL}x) ${result.ratio <= GOAL ? "ok" : "OVER"}`);
   console.log(`its first search (builds the index): ${fmt(search.measuredMs, 0)} ms CPU, ${fmt(search.ratio, 2)}x the cold load`);

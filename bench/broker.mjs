@@ -102,9 +102,13 @@ export async function run() {
     for (const [index, row] of best.entries()) row.cpuPerRequest = totals[index].cpu / totals[index].requests;
     const [bare, ok, notModified] = best;
 
-    console.log(`load: ${CONNECTIONS} connections; ${WARMUP_SECONDS} s warmup each, then ${ROUNDS} alternating rounds of ${SECONDS} s, best kept; body ${fmt(servers.bytes / 1024, 1)} KiB (identity)`);
+    console.log(
+      `load: ${CONNECTIONS} connections; ${WARMUP_SECONDS} s warmup each, then ${ROUNDS} alternating rounds of ${SECONDS} s, best kept; body ${fmt(servers.bytes / 1024, 1)} KiB (identity)`,
+    );
     for (const [index, row] of best.entries()) {
-      console.log(`${targets[index].label.padEnd(34)} ${fmt(row.rps, 0).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  server CPU ${fmt(row.cpuPerRequest, 0)} µs/req (all rounds)`);
+      console.log(
+        `${targets[index].label.padEnd(34)} ${fmt(row.rps, 0).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  server CPU ${fmt(row.cpuPerRequest, 0)} µs/req (all rounds)`,
+      );
     }
     console.log(`ratio 200 / bare: ${fmt(ok.rps / bare.rps)}x (goal >= ${GOAL}x)`);
     console.log(`ratio 304 / bare: ${fmt(notModified.rps / bare.rps)}x (goal >= ${GOAL}x)`);

@@ -26,23 +26,93 @@ const RSS_GOAL_MB = 200;
 
 /** A GitHub-style repository object (about 3 KB, like the API's). */
 function repository(index) {
-  const owner = { login: `octocat${index % 7}`, id: 583231 + index, node_id: "MDQ6VXNlcjE=", avatar_url: `https://avatars.githubusercontent.com/u/${583231 + index}?v=4`, gravatar_id: "", url: `https://api.github.com/users/octocat${index % 7}`, html_url: `https://github.com/octocat${index % 7}`, followers_url: "https://api.github.com/users/octocat/followers", following_url: "https://api.github.com/users/octocat/following{/other_user}", gists_url: "https://api.github.com/users/octocat/gists{/gist_id}", starred_url: "https://api.github.com/users/octocat/starred{/owner}{/repo}", subscriptions_url: "https://api.github.com/users/octocat/subscriptions", organizations_url: "https://api.github.com/users/octocat/orgs", repos_url: "https://api.github.com/users/octocat/repos", events_url: "https://api.github.com/users/octocat/events{/privacy}", received_events_url: "https://api.github.com/users/octocat/received_events", type: "User", site_admin: false };
+  const owner = {
+    login: `octocat${index % 7}`,
+    id: 583231 + index,
+    node_id: "MDQ6VXNlcjE=",
+    avatar_url: `https://avatars.githubusercontent.com/u/${583231 + index}?v=4`,
+    gravatar_id: "",
+    url: `https://api.github.com/users/octocat${index % 7}`,
+    html_url: `https://github.com/octocat${index % 7}`,
+    followers_url: "https://api.github.com/users/octocat/followers",
+    following_url: "https://api.github.com/users/octocat/following{/other_user}",
+    gists_url: "https://api.github.com/users/octocat/gists{/gist_id}",
+    starred_url: "https://api.github.com/users/octocat/starred{/owner}{/repo}",
+    subscriptions_url: "https://api.github.com/users/octocat/subscriptions",
+    organizations_url: "https://api.github.com/users/octocat/orgs",
+    repos_url: "https://api.github.com/users/octocat/repos",
+    events_url: "https://api.github.com/users/octocat/events{/privacy}",
+    received_events_url: "https://api.github.com/users/octocat/received_events",
+    type: "User",
+    site_admin: false,
+  };
   const name = `repository-${index}`;
   const full = `${owner.login}/${name}`;
   const api = `https://api.github.com/repos/${full}`;
   const links = Object.fromEntries(
-    ["forks", "keys", "collaborators", "teams", "hooks", "issue_events", "events", "assignees", "branches", "tags", "blobs", "git_tags", "git_refs", "trees"].map((key) => [`${key}_url`, `${api}/${key}{/id}`]),
+    [
+      "forks",
+      "keys",
+      "collaborators",
+      "teams",
+      "hooks",
+      "issue_events",
+      "events",
+      "assignees",
+      "branches",
+      "tags",
+      "blobs",
+      "git_tags",
+      "git_refs",
+      "trees",
+    ].map((key) => [`${key}_url`, `${api}/${key}{/id}`]),
   );
   return {
-    id: 1296269 + index, node_id: "MDEwOlJlcG9zaXRvcnkxMjk2MjY5", name, full_name: full, private: index % 3 === 0, owner,
-    html_url: `https://github.com/${full}`, description: `Repository number ${index}, with a description of a realistic length for a project.`,
-    fork: false, url: api, ...links, created_at: "2011-01-26T19:01:12Z", updated_at: "2024-05-30T08:12:44Z", pushed_at: "2024-05-29T17:05:01Z",
-    git_url: `git://github.com/${full}.git`, ssh_url: `git@github.com:${full}.git`, clone_url: `https://github.com/${full}.git`, svn_url: `https://github.com/${full}`,
-    homepage: "https://github.com", size: 108 + index, stargazers_count: 80, watchers_count: 80, language: "TypeScript", has_issues: true, has_projects: true,
-    has_downloads: true, has_wiki: true, has_pages: false, has_discussions: false, forks_count: 9, mirror_url: null, archived: false, disabled: false,
-    open_issues_count: index % 11, license: { key: "mit", name: "MIT License", spdx_id: "MIT", url: "https://api.github.com/licenses/mit", node_id: "MDc6TGljZW5zZW1pdA==" },
-    allow_forking: true, is_template: false, web_commit_signoff_required: false, topics: ["api", "octocat", "atom", "electron"], visibility: "public",
-    forks: 9, open_issues: index % 11, watchers: 80, default_branch: "main", permissions: { admin: true, maintain: true, push: true, triage: true, pull: true },
+    id: 1296269 + index,
+    node_id: "MDEwOlJlcG9zaXRvcnkxMjk2MjY5",
+    name,
+    full_name: full,
+    private: index % 3 === 0,
+    owner,
+    html_url: `https://github.com/${full}`,
+    description: `Repository number ${index}, with a description of a realistic length for a project.`,
+    fork: false,
+    url: api,
+    ...links,
+    created_at: "2011-01-26T19:01:12Z",
+    updated_at: "2024-05-30T08:12:44Z",
+    pushed_at: "2024-05-29T17:05:01Z",
+    git_url: `git://github.com/${full}.git`,
+    ssh_url: `git@github.com:${full}.git`,
+    clone_url: `https://github.com/${full}.git`,
+    svn_url: `https://github.com/${full}`,
+    homepage: "https://github.com",
+    size: 108 + index,
+    stargazers_count: 80,
+    watchers_count: 80,
+    language: "TypeScript",
+    has_issues: true,
+    has_projects: true,
+    has_downloads: true,
+    has_wiki: true,
+    has_pages: false,
+    has_discussions: false,
+    forks_count: 9,
+    mirror_url: null,
+    archived: false,
+    disabled: false,
+    open_issues_count: index % 11,
+    license: { key: "mit", name: "MIT License", spdx_id: "MIT", url: "https://api.github.com/licenses/mit", node_id: "MDc6TGljZW5zZW1pdA==" },
+    allow_forking: true,
+    is_template: false,
+    web_commit_signoff_required: false,
+    topics: ["api", "octocat", "atom", "electron"],
+    visibility: "public",
+    forks: 9,
+    open_issues: index % 11,
+    watchers: 80,
+    default_branch: "main",
+    permissions: { admin: true, maintain: true, push: true, triage: true, pull: true },
   };
 }
 
@@ -51,12 +121,34 @@ export const repositories = (count) => Buffer.from(JSON.stringify(Array.from({ l
 /** A Slack conversations.list answer (https://api.slack.com/methods/conversations.list): `ok`, channels, and the next cursor. */
 export function slackChannels(count) {
   const channels = Array.from({ length: count }, (_, index) => ({
-    id: `C0${String(1000000 + index)}`, name: `channel-${index}`, is_channel: true, is_group: false, is_im: false, is_mpim: false, is_private: false,
-    created: 1449252889 + index, is_archived: false, is_general: index === 0, unlinked: 0, name_normalized: `channel-${index}`, is_shared: false,
-    is_org_shared: false, is_pending_ext_shared: false, pending_shared: [], context_team_id: "T12345", updated: 1678229664302, parent_conversation: null,
-    creator: "U12345", is_ext_shared: false, shared_team_ids: ["T12345"], pending_connected_team_ids: [], is_member: index % 2 === 0,
-    topic: { value: `Topic of channel ${index}`, creator: "U12345", last_set: 1449709364 }, purpose: { value: `What channel ${index} is for, in a sentence.`, creator: "U12345", last_set: 1449709364 },
-    previous_names: [], num_members: 20 + (index % 50),
+    id: `C0${String(1000000 + index)}`,
+    name: `channel-${index}`,
+    is_channel: true,
+    is_group: false,
+    is_im: false,
+    is_mpim: false,
+    is_private: false,
+    created: 1449252889 + index,
+    is_archived: false,
+    is_general: index === 0,
+    unlinked: 0,
+    name_normalized: `channel-${index}`,
+    is_shared: false,
+    is_org_shared: false,
+    is_pending_ext_shared: false,
+    pending_shared: [],
+    context_team_id: "T12345",
+    updated: 1678229664302,
+    parent_conversation: null,
+    creator: "U12345",
+    is_ext_shared: false,
+    shared_team_ids: ["T12345"],
+    pending_connected_team_ids: [],
+    is_member: index % 2 === 0,
+    topic: { value: `Topic of channel ${index}`, creator: "U12345", last_set: 1449709364 },
+    purpose: { value: `What channel ${index} is for, in a sentence.`, creator: "U12345", last_set: 1449709364 },
+    previous_names: [],
+    num_members: 20 + (index % 50),
   }));
   return Buffer.from(JSON.stringify({ ok: true, channels, response_metadata: { next_cursor: "dGVhbTpDMDYxRkE1UEI=" } }));
 }
@@ -96,7 +188,13 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
  * per-round ratios, so load from other processes hits both alike.
  */
 async function compare(ours, floor, { rounds, size, concurrency, warmup = 5, clock = "wall" }) {
-  const now = clock === "cpu" ? () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000; } : () => performance.now();
+  const now =
+    clock === "cpu"
+      ? () => {
+          const { user, system } = process.cpuUsage();
+          return (user + system) / 1000;
+        }
+      : () => performance.now();
   const batch = async (fn) => {
     const start = now();
     for (let done = 0; done < size; done += concurrency) await Promise.all(Array.from({ length: concurrency }, fn));
@@ -145,9 +243,11 @@ export async function run() {
   const registry = benchRegistry();
   const executor = createExecutor({ registry, dispatcher });
   const operation = registry.operation("github", "repos.list");
-  if (operation.paging === undefined || operation.errors?.detectsFailure !== true) throw new Error("the measured op must page and check for failures in 2xx answers");
+  if (operation.paging === undefined || operation.errors?.detectsFailure !== true)
+    throw new Error("the measured op must page and check for failures in 2xx answers");
   const slackOperation = registry.operation("slack", "conversations.list");
-  if (slackOperation.paging?.cursorFromBody === undefined || slackOperation.errors?.detectsFailure !== true) throw new Error("Slack's op must page by a body cursor and check 2xx answers");
+  if (slackOperation.paging?.cursorFromBody === undefined || slackOperation.errors?.detectsFailure !== true)
+    throw new Error("Slack's op must page by a body cursor and check 2xx answers");
   const token = `ghp_${"x".repeat(36)}`;
   const url = `https://${HOST}/user/repos?sort=updated&per_page=30`;
   const headers = { authorization: `Bearer ${token}`, accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28", "user-agent": "bench" };
@@ -178,30 +278,51 @@ export async function run() {
   };
 
   try {
-    console.log(`github repos.list: 100 GitHub-style repositories, ${(list.length / 1024).toFixed(0)} KiB, pick (${operation.operation.pick.fields.length} fields), error dialect ${JSON.stringify(operation.errors.declaration)}, paging ${JSON.stringify(operation.paging.declaration)}, every answer with a rel="next" link`);
-    console.log(`slack conversations.list: 200 channels, ${(channels.length / 1024).toFixed(0)} KiB, pick (${slackOperation.operation.pick.fields.length} fields), failed_when ${JSON.stringify(slackOperation.errors.declaration.failed_when)}, paging ${JSON.stringify(slackOperation.paging.declaration)}`);
-    for (const [name, measured, floor] of [["github repos.list", ours, bare], ["slack conversations.list", oursSlack, bareSlack]]) {
+    console.log(
+      `github repos.list: 100 GitHub-style repositories, ${(list.length / 1024).toFixed(0)} KiB, pick (${operation.operation.pick.fields.length} fields), error dialect ${JSON.stringify(operation.errors.declaration)}, paging ${JSON.stringify(operation.paging.declaration)}, every answer with a rel="next" link`,
+    );
+    console.log(
+      `slack conversations.list: 200 channels, ${(channels.length / 1024).toFixed(0)} KiB, pick (${slackOperation.operation.pick.fields.length} fields), failed_when ${JSON.stringify(slackOperation.errors.declaration.failed_when)}, paging ${JSON.stringify(slackOperation.paging.declaration)}`,
+    );
+    for (const [name, measured, floor] of [
+      ["github repos.list", ours, bare],
+      ["slack conversations.list", oursSlack, bareSlack],
+    ]) {
       for (const concurrency of [1, 32]) {
         const options = { rounds: concurrency === 1 ? 61 : 25, size: concurrency === 1 ? 4 : 64, concurrency };
         const wall = await compare(measured, floor, options);
         const cpu = await compare(measured, floor, { ...options, clock: "cpu" });
-        console.log(`${name}, concurrency ${concurrency}: executor.run ${(wall.ours * 1000).toFixed(0)} µs/run (${(cpu.ours * 1000).toFixed(0)} µs CPU), bare request + JSON.parse ${(wall.floor * 1000).toFixed(0)} µs/run (${(cpu.floor * 1000).toFixed(0)} µs CPU)`);
+        console.log(
+          `${name}, concurrency ${concurrency}: executor.run ${(wall.ours * 1000).toFixed(0)} µs/run (${(cpu.ours * 1000).toFixed(0)} µs CPU), bare request + JSON.parse ${(wall.floor * 1000).toFixed(0)} µs/run (${(cpu.floor * 1000).toFixed(0)} µs CPU)`,
+        );
         console.log(`${name}, concurrency ${concurrency} ratio: wall ${verdict(wall.ratio, RATIO_GOAL)}; CPU ${verdict(cpu.ratio, RATIO_GOAL)}`);
       }
     }
 
     // Latency of single runs (concurrency 1), interleaved with the floor: the overhead a caller sees.
-    for (const [name, measured, floor] of [["github repos.list", ours, bare], ["slack conversations.list", oursSlack, bareSlack]]) {
+    for (const [name, measured, floor] of [
+      ["github repos.list", ours, bare],
+      ["slack conversations.list", oursSlack, bareSlack],
+    ]) {
       const latencies = { ours: [], floor: [] };
       for (let index = 0; index < 440; index += 1) {
-        for (const [side, fn] of index % 2 === 0 ? [["ours", measured], ["floor", floor]] : [["floor", floor], ["ours", measured]]) {
+        for (const [side, fn] of index % 2 === 0
+          ? [
+              ["ours", measured],
+              ["floor", floor],
+            ]
+          : [
+              ["floor", floor],
+              ["ours", measured],
+            ]) {
           const start = performance.now();
           await fn();
           if (index >= 40) latencies[side].push(performance.now() - start);
         }
       }
       const at = (list, q) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * q))];
-      const line = (q) => `p${Math.round(q * 100)} ${fmtMs(at(latencies.ours, q))} vs ${fmtMs(at(latencies.floor, q))} (overhead ${fmtMs(at(latencies.ours, q) - at(latencies.floor, q))})`;
+      const line = (q) =>
+        `p${Math.round(q * 100)} ${fmtMs(at(latencies.ours, q))} vs ${fmtMs(at(latencies.floor, q))} (overhead ${fmtMs(at(latencies.ours, q) - at(latencies.floor, q))})`;
       console.log(`${name}, single runs, executor vs bare request + JSON.parse: ${line(0.5)}; ${line(0.99)}`);
     }
 
@@ -213,13 +334,19 @@ export async function run() {
       async () => void JSON.parse(text),
       { rounds: 41, size: 4, concurrency: 1 },
     );
-    console.log(`pick on ${parsed.length} repositories (${(big.length / MB).toFixed(2)} MB): ${(pickResult.ours * 1000).toFixed(0)} µs, JSON.parse ${(pickResult.floor * 1000).toFixed(0)} µs`);
+    console.log(
+      `pick on ${parsed.length} repositories (${(big.length / MB).toFixed(2)} MB): ${(pickResult.ours * 1000).toFixed(0)} µs, JSON.parse ${(pickResult.floor * 1000).toFixed(0)} µs`,
+    );
     console.log(`pick ratio: ${verdict(pickResult.ratio, PICK_GOAL)}`);
 
     mode = "huge";
     const rss = await measureInChild(ca, app.server.address().port);
-    console.log(`32 runs at once, each sent 50 MB: ${rss.codes} in ${rss.ms} ms, ${rss.cpuMs} ms CPU (limits: ${rss.maxResponseMiB} MiB per response, ${rss.maxBufferedMiB} MiB buffered in all)`);
-    console.log(`peak RSS of the process running them: ${rss.peakMB} MB (${rss.baselineMB} MB before) (goal < ${RSS_GOAL_MB} MB) ${rss.peakMB < RSS_GOAL_MB ? "ok" : "OVER"}`);
+    console.log(
+      `32 runs at once, each sent 50 MB: ${rss.codes} in ${rss.ms} ms, ${rss.cpuMs} ms CPU (limits: ${rss.maxResponseMiB} MiB per response, ${rss.maxBufferedMiB} MiB buffered in all)`,
+    );
+    console.log(
+      `peak RSS of the process running them: ${rss.peakMB} MB (${rss.baselineMB} MB before) (goal < ${RSS_GOAL_MB} MB) ${rss.peakMB < RSS_GOAL_MB ? "ok" : "OVER"}`,
+    );
   } finally {
     await executor.close();
     await dispatcher.close();

@@ -166,10 +166,19 @@ export async function run() {
   const confirmationBytes = b64(pool[0].slice(4));
   const confirmed = JSON.parse(new TextDecoder().decode(confirmationBytes.subarray(64)));
   const receiptInput = {
-    gid: grant.gid, integration: "github", op, manifest_hash: grant.manifest_hash,
-    args_digest: confirmed.args_digest, line_digest: confirmed.line_digest, nonce: confirmed.nonce,
-    status: "ok", http_status: 201, result_digest: resultDigest({ number: 42, title: args.title, state: "open" }),
-    at: NOW, audit_id: "5b0d8c1e-6c55-4d0f-9a8e-8f3b8f9c1a2b", registry_hash: "fedcba9876543210".repeat(4),
+    gid: grant.gid,
+    integration: "github",
+    op,
+    manifest_hash: grant.manifest_hash,
+    args_digest: confirmed.args_digest,
+    line_digest: confirmed.line_digest,
+    nonce: confirmed.nonce,
+    status: "ok",
+    http_status: 201,
+    result_digest: resultDigest({ number: 42, title: args.title, state: "open" }),
+    at: NOW,
+    audit_id: "5b0d8c1e-6c55-4d0f-9a8e-8f3b8f9c1a2b",
+    registry_hash: "fedcba9876543210".repeat(4),
   };
   const receipt = signReceipt(receiptInput, { key: receiptKeys.secretKey });
   const receiptBytes = b64(receipt.slice(4));

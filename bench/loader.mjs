@@ -76,7 +76,9 @@ export async function run() {
       { rounds: total > 2000 ? 5 : 9, warmup: 2, clock: "cpu" },
     );
     const mib = (n) => `${fmt(n / 1024 / 1024, 1)} MiB`;
-    console.log(`\nmanifests: ${texts.length} (${manifestFiles.length} shipped + ${texts.length - manifestFiles.length} generated), ${mib(bytes)}, ${registry.integrations().length} loaded`);
+    console.log(
+      `\nmanifests: ${texts.length} (${manifestFiles.length} shipped + ${texts.length - manifestFiles.length} generated), ${mib(bytes)}, ${registry.integrations().length} loaded`,
+    );
     console.log(`cold loadRegistry (parse + validate + freeze; hashes and compiled ops made on first use): ${fmt(cold.measuredMs)} ms CPU`);
     console.log(`floor, JSON.parse of the same bytes:                                                    ${fmt(cold.floorMs)} ms CPU`);
     console.log(`cold ratio at ${total}: ${fmt(cold.ratio, 1)}x JSON.parse (goal at most 5x)`);
@@ -89,7 +91,9 @@ export async function run() {
     );
     console.log(`cold load and the registry hash (every manifest's RFC 8785 JSON, sha-256): ${fmt(hashed.ratio, 1)}x JSON.parse`);
     const { peakGrowth, retained, hidden } = memory(texts);
-    console.log(`peak RSS growth during the load: ${mib(peakGrowth)}, ${fmt(peakGrowth / bytes, 2)}x the bytes (goal at most 3x)${hidden ? " (at most: the texts' making peaked higher)" : ""}`);
+    console.log(
+      `peak RSS growth during the load: ${mib(peakGrowth)}, ${fmt(peakGrowth / bytes, 2)}x the bytes (goal at most 3x)${hidden ? " (at most: the texts' making peaked higher)" : ""}`,
+    );
     console.log(`heap the registry keeps beyond the texts (hashes not yet made): ${mib(retained)}, ${fmt(retained / bytes, 2)}x the bytes`);
 
     if (total !== SIZES[0]) continue;

@@ -12,10 +12,49 @@ import { fmt } from "./measure.mjs";
 const GENERATED = 1000;
 const REQUESTS = 200;
 const WARMUP = 20;
-const QUERIES = ["github", "create issue github", "post slack message", "stirpe invoices", "register domain", "calendar event", "add task", "crm contact", "ticket", "export report", "list", "zzzz"];
+const QUERIES = [
+  "github",
+  "create issue github",
+  "post slack message",
+  "stirpe invoices",
+  "register domain",
+  "calendar event",
+  "add task",
+  "crm contact",
+  "ticket",
+  "export report",
+  "list",
+  "zzzz",
+];
 
-const NOUNS = ["contact", "deal", "ticket", "invoice", "report", "project", "task", "file", "folder", "message", "channel", "order", "product", "customer", "event", "note", "board", "card", "record", "lead"];
-const VERBS = [["list", "List"], ["get", "Read one"], ["search", "Search"], ["export", "Export"]];
+const NOUNS = [
+  "contact",
+  "deal",
+  "ticket",
+  "invoice",
+  "report",
+  "project",
+  "task",
+  "file",
+  "folder",
+  "message",
+  "channel",
+  "order",
+  "product",
+  "customer",
+  "event",
+  "note",
+  "board",
+  "card",
+  "record",
+  "lead",
+];
+const VERBS = [
+  ["list", "List"],
+  ["get", "Read one"],
+  ["search", "Search"],
+  ["export", "Export"],
+];
 const CATEGORIES = ["crm", "support", "finance", "storage", "marketing", "analytics", "sales", "design", "hr", "devops", "communication", "productivity"];
 
 /** A valid manifest with four reads and one write, its words drawn from a small vocabulary so queries hit many of them. */
@@ -74,14 +113,22 @@ export async function run() {
   const files = [...manifestFiles, ...Array.from({ length: GENERATED }, (_, index) => generated(index))];
   const registry = loadRegistry(files);
   const started = performance.now();
-  const broker = buildApp({ registry, publicUrl: "https://broker.example.com", stateKey: randomBytes(32).toString("base64url"), allowedReturnTo: [], logger: false });
+  const broker = buildApp({
+    registry,
+    publicUrl: "https://broker.example.com",
+    stateKey: randomBytes(32).toString("base64url"),
+    allowedReturnTo: [],
+    logger: false,
+  });
   await broker.ready();
   const buildMs = performance.now() - started;
   const origin = await broker.listen({ host: "127.0.0.1", port: 0 });
   const pool = new Pool(origin, { connections: 1 });
   try {
     const registryBytes = (await broker.inject({ method: "GET", url: "/registry" })).rawPayload.length;
-    console.log(`${files.length} manifests (${manifestFiles.length} shipped + ${GENERATED} generated), ${registry.integrations().reduce((n, m) => n + m.ops.length, 0)} ops; app built with its search index in ${fmt(buildMs, 0)} ms; GET /registry is ${fmt(registryBytes / 1024, 0)} KiB`);
+    console.log(
+      `${files.length} manifests (${manifestFiles.length} shipped + ${GENERATED} generated), ${registry.integrations().reduce((n, m) => n + m.ops.length, 0)} ops; app built with its search index in ${fmt(buildMs, 0)} ms; GET /registry is ${fmt(registryBytes / 1024, 0)} KiB`,
+    );
     const floor = await timings(pool, "/registry");
     console.log(`floor  GET /registry                     p50 ${fmt(floor.p50)} ms  p99 ${fmt(floor.p99)} ms`);
     for (const query of QUERIES) {

@@ -104,7 +104,8 @@ async function bare() {
 
 function startChild(role, env) {
   // BENCH_CPU_PROF=<dir> profiles the sidecars and the floor (node --cpu-prof), to see where their time goes.
-  const profile = (role === "sidecar" || role === "bare") && process.env.BENCH_CPU_PROF !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const profile =
+    (role === "sidecar" || role === "bare") && process.env.BENCH_CPU_PROF !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = fork(fileURLToPath(import.meta.url), [], {
     env: { ...process.env, ...env, BENCH_SIDECAR_ROLE: role },
     execArgv: [...process.execArgv, ...profile],
@@ -208,7 +209,8 @@ export async function run() {
         const before = await ask(target.child, "stats");
         const result = await cannon(target.request, ROUND_SECONDS);
         const after = await ask(target.child, "stats");
-        if (result.errors > 0 || result.non2xx > 0) throw new Error(`${target.name}: autocannon saw ${result.errors} errors and ${result.non2xx} non-2xx answers`);
+        if (result.errors > 0 || result.non2xx > 0)
+          throw new Error(`${target.name}: autocannon saw ${result.errors} errors and ${result.non2xx} non-2xx answers`);
         const measured = {
           rps: result.requests.average,
           p50: result.latency.p50,
@@ -221,10 +223,14 @@ export async function run() {
     }
 
     const [floor, local, shared] = targets;
-    console.log(`load: ${CONNECTIONS} connections, best of ${ROUNDS} alternating ${ROUND_SECONDS} s rounds, read op github repos.list (${REPOSITORIES.length} repositories, picked) from a loopback TLS provider`);
+    console.log(
+      `load: ${CONNECTIONS} connections, best of ${ROUNDS} alternating ${ROUND_SECONDS} s rounds, read op github repos.list (${REPOSITORIES.length} repositories, picked) from a loopback TLS provider`,
+    );
     for (const target of targets) {
       const best = target.best;
-      console.log(`${target.name.padEnd(42)} ${fmt(best.rps, 0).padStart(6)} req/s, p50 ${best.p50} ms, p99 ${best.p99} ms, server CPU ${fmt(best.cpuUs, 0)} µs/req, peak RSS ${fmt(best.rssMiB, 1)} MiB`);
+      console.log(
+        `${target.name.padEnd(42)} ${fmt(best.rps, 0).padStart(6)} req/s, p50 ${best.p50} ms, p99 ${best.p99} ms, server CPU ${fmt(best.cpuUs, 0)} µs/req, peak RSS ${fmt(best.rssMiB, 1)} MiB`,
+      );
     }
     console.log(`ratio, in-process store: ${fmt(local.best.rps / floor.best.rps)}x (goal >= 0.8x)`);
     if (shared !== undefined) console.log(`ratio, Redis store:      ${fmt(shared.best.rps / floor.best.rps)}x`);

@@ -23,4 +23,11 @@ process.once("SIGTERM", () => {
     () => process.exit(1),
   );
 });
-process.send({ port: running.port, metricsPort: running.metricsPort, publicKey: running.publicKey, callerTokenFile: running.callerTokenFile, botKeyFile: running.botKeyFile, auditFile: running.auditFile });
+process.send({
+  port: running.port,
+  metricsPort: running.metricsPort,
+  publicKey: running.publicKey,
+  callerTokenFile: running.callerTokenFile,
+  botKeyFile: running.botKeyFile,
+  auditFile: running.auditFile,
+});

@@ -49,14 +49,39 @@ async function startProvider(tls) {
   const counts = { reads: 0, writes: 0 };
   app.get("/user/repos", async () => {
     counts.reads += 1;
-    return [{ full_name: "octocat/hello-world", private: false, description: "soak", html_url: "https://github.com/octocat/hello-world", default_branch: "main", open_issues_count: 1, pushed_at: "2024-01-01T00:00:00Z" }];
+    return [
+      {
+        full_name: "octocat/hello-world",
+        private: false,
+        description: "soak",
+        html_url: "https://github.com/octocat/hello-world",
+        default_branch: "main",
+        open_issues_count: 1,
+        pushed_at: "2024-01-01T00:00:00Z",
+      },
+    ];
   });
-  app.get("/repos/:owner/:repo", async (request) => ({ full_name: `${request.params.owner}/${request.params.repo}`, private: false, visibility: "public", html_url: `https://github.com/${request.params.owner}/${request.params.repo}`, default_branch: "main", open_issues_count: 1 }));
+  app.get("/repos/:owner/:repo", async (request) => ({
+    full_name: `${request.params.owner}/${request.params.repo}`,
+    private: false,
+    visibility: "public",
+    html_url: `https://github.com/${request.params.owner}/${request.params.repo}`,
+    default_branch: "main",
+    open_issues_count: 1,
+  }));
   app.post("/repos/:owner/:repo/issues", async (request, reply) => {
     counts.writes += 1;
     // A little provider time, so writes are in flight when a sidecar is stopped.
     await sleep(20);
-    return reply.code(201).send({ id: counts.writes, number: counts.writes, title: request.body.title, state: "open", html_url: `https://github.com/octocat/hello-world/issues/${counts.writes}` });
+    return reply
+      .code(201)
+      .send({
+        id: counts.writes,
+        number: counts.writes,
+        title: request.body.title,
+        state: "open",
+        html_url: `https://github.com/octocat/hello-world/issues/${counts.writes}`,
+      });
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
   return { app, counts, port: app.server.address().port };
@@ -112,7 +137,15 @@ export async function soak(durationMs) {
     if (publicKeys.size !== 1) throw new Error("soak: the three sidecars are not one bot (bot key files not shared)");
     const callerToken = (await readFile(sidecars[0].callerTokenFile, "utf8")).trim();
     const grantOf = (access) =>
-      issueGrant({ member, botPublicKey: sidecars[0].publicKey, integration: "github", manifestHash: registry.manifestHash("github"), access, credential: { kind: "pat", token: "ghp_soakTokenNeverInALabel0123456789" }, ttlSeconds: 3600 });
+      issueGrant({
+        member,
+        botPublicKey: sidecars[0].publicKey,
+        integration: "github",
+        manifestHash: registry.manifestHash("github"),
+        access,
+        credential: { kind: "pat", token: "ghp_soakTokenNeverInALabel0123456789" },
+        ttlSeconds: 3600,
+      });
     const readGrant = grantOf("read");
     const writeGrant = grantOf("write");
     const rssStart = await Promise.all(sidecars.map((sidecar) => residentBytes(sidecar.metricsPort)));
@@ -120,7 +153,11 @@ export async function soak(durationMs) {
     const stats = { runs: 0, ok: 0, errors: new Map(), writesConfirmed: 0, latencies: [] };
     const countError = (code) => stats.errors.set(code, (stats.errors.get(code) ?? 0) + 1);
     const post = async (sidecar, body) => {
-      const response = await fetch(`http://127.0.0.1:${sidecar.port}/v1/run`, { method: "POST", headers: { authorization: `Bearer ${callerToken}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const response = await fetch(`http://127.0.0.1:${sidecar.port}/v1/run`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${callerToken}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       return { statusCode: response.status, body: await response.json() };
     };
     const deadline = Date.now() + durationMs;
@@ -212,14 +249,19 @@ export async function soak(durationMs) {
     });
     const sorted = [...stats.latencies].sort((a, b) => a - b);
     const errorLines = [...stats.errors.entries()].sort((a, b) => b[1] - a[1]).map(([code, count]) => `    ${code}: ${count}`);
-    console.log(`soak: ${(durationMs / 1000).toFixed(0)} s, 3 sidecars on one redis-server, ${WORKERS} workers, ${Math.round(WRITE_SHARE * 100)}% confirmed writes`);
+    console.log(
+      `soak: ${(durationMs / 1000).toFixed(0)} s, 3 sidecars on one redis-server, ${WORKERS} workers, ${Math.round(WRITE_SHARE * 100)}% confirmed writes`,
+    );
     console.log(`  chaos: Redis restarted ${events.redisRestarts} times, sidecar 3 stopped and started ${events.sidecarRestarts} times`);
     console.log(`  runs: ${stats.runs} (${stats.ok} ok)`);
     console.log(`  errors by code:${errorLines.length === 0 ? " none" : `\n${errorLines.join("\n")}`}`);
-    console.log(`  writes sent (counted at the provider stand-in): ${provider.counts.writes}; confirmed (answered ok): ${stats.writesConfirmed}; ${provider.counts.writes === stats.writesConfirmed ? "equal" : "NOT EQUAL"}`);
+    console.log(
+      `  writes sent (counted at the provider stand-in): ${provider.counts.writes}; confirmed (answered ok): ${stats.writesConfirmed}; ${provider.counts.writes === stats.writesConfirmed ? "equal" : "NOT EQUAL"}`,
+    );
     console.log(`  RSS start: ${rssStart.map(mib).join(", ")}; end: ${rssEnd.map(mib).join(", ")} (sidecar 3 restarted)`);
     console.log(`  latency (client side, answered runs): p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
-    for (const { home, ok, output } of verified) console.log(`  audit ${join(home, "audit.log")}: ${ok ? "verifies" : "DOES NOT VERIFY"} (${output.split("\n")[0]})`);
+    for (const { home, ok, output } of verified)
+      console.log(`  audit ${join(home, "audit.log")}: ${ok ? "verifies" : "DOES NOT VERIFY"} (${output.split("\n")[0]})`);
     return provider.counts.writes === stats.writesConfirmed && verified.every((entry) => entry.ok);
   } finally {
     await cleanup();

@@ -21,7 +21,10 @@ function git(args, cwd) {
 }
 
 function lines(text) {
-  return text.split("\n").map((line) => line.trim()).filter(Boolean);
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 /** The package names a changeset's front matter bumps (`"@scope/name": minor`). */
@@ -43,7 +46,11 @@ export function changesetFileProblems(root, packages, files) {
   const publicNames = new Set(packages.map((pkg) => pkg.name));
   const all = JSON.parse(execFileSync("pnpm", ["-r", "ls", "--json", "--depth", "-1"], { cwd: root, encoding: "utf8" })).map((entry) => entry.name);
   const problems = [];
-  const list = files ?? readdirSync(join(root, ".changeset")).filter((file) => file.endsWith(".md") && file !== "README.md").map((file) => `.changeset/${file}`);
+  const list =
+    files ??
+    readdirSync(join(root, ".changeset"))
+      .filter((file) => file.endsWith(".md") && file !== "README.md")
+      .map((file) => `.changeset/${file}`);
   for (const file of list) {
     const names = changesetPackages(readFileSync(join(root, file), "utf8"));
     for (const name of names) {
@@ -51,7 +58,10 @@ export function changesetFileProblems(root, packages, files) {
     }
     const privateNames = names.filter((name) => all.includes(name) && !publicNames.has(name));
     if (files !== undefined) {
-      for (const name of privateNames) problems.push(`${file}: "${name}" is private and never released; leave it out (say what changed in the changeset of a published package, or in its README)`);
+      for (const name of privateNames)
+        problems.push(
+          `${file}: "${name}" is private and never released; leave it out (say what changed in the changeset of a published package, or in its README)`,
+        );
     } else if (privateNames.length > 0 && privateNames.length < names.length) {
       problems.push(`${file}: names private ${privateNames.join(", ")} beside published packages; changeset version refuses such a mixed changeset`);
     }
@@ -100,7 +110,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (result.missing.length === 0 && result.problems.length === 0) {
       console.log(`changesets: ok (${result.changed.length} changed public package(s) since ${base}, each named by a changeset)`);
     } else {
-      for (const entry of result.missing) console.error(`${entry.name} changed without a changeset (${entry.files.slice(0, 3).join(", ")}${entry.files.length > 3 ? ", …" : ""})`);
+      for (const entry of result.missing)
+        console.error(`${entry.name} changed without a changeset (${entry.files.slice(0, 3).join(", ")}${entry.files.length > 3 ? ", …" : ""})`);
       if (result.missing.length > 0) console.error(`add one with \`pnpm changeset\` (manifests: minor for a new integration, patch for a fix) and commit it`);
       process.exit(1);
     }

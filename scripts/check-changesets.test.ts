@@ -5,7 +5,10 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { changesetFileProblems, changesetPackages, checkChangesets } from "./check-changesets.mjs";
 
-interface Result { changed: { name: string; files: string[] }[]; missing: { name: string }[] }
+interface Result {
+  changed: { name: string; files: string[] }[];
+  missing: { name: string }[];
+}
 const check = checkChangesets as (options: { root: string; base: string }) => Result;
 const script = new URL("check-changesets.mjs", import.meta.url).pathname;
 let repo: string;
@@ -15,7 +18,11 @@ function write(path: string, text: string) {
   writeFileSync(join(repo, path), text);
 }
 function git(...args: string[]) {
-  execFileSync("git", args, { cwd: repo, stdio: "ignore", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t.invalid" } });
+  execFileSync("git", args, {
+    cwd: repo,
+    stdio: "ignore",
+    env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t.invalid" },
+  });
 }
 const packageJson = (name: string, extra: object = {}) => JSON.stringify({ name, version: "1.0.0", ...extra });
 
@@ -111,7 +118,10 @@ describe("changeset files", () => {
   it("before a release: only a changeset mixing private and published packages is a problem", () => {
     write(".changeset/app-only.md", '---\n"@x/broker": minor\n---\n\nApp only.\n');
     write(".changeset/mixed.md", '---\n"@x/schema": minor\n"@x/broker": minor\n---\n\nMixed.\n');
-    const problems = (changesetFileProblems as (root: string, packages: { name: string }[]) => string[])(repo, [{ name: "@x/schema" }, { name: "@x/manifests" }]);
+    const problems = (changesetFileProblems as (root: string, packages: { name: string }[]) => string[])(repo, [
+      { name: "@x/schema" },
+      { name: "@x/manifests" },
+    ]);
     expect(problems).toEqual([".changeset/mixed.md: names private @x/broker beside published packages; changeset version refuses such a mixed changeset"]);
   });
 });

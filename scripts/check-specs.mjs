@@ -19,7 +19,17 @@ const runs = [
   ...config.graphql.map((entry) => ["graphql", "check", entry.manifest, "--schema", locate(entry.schema)]),
 ];
 for (const [kind, command, manifest, flag, file] of runs) {
-  const args = [cli, kind, command, join(root, "manifests", "integrations", `${manifest}.json`), flag, file, "--allow", join(specs, "allow-list.json"), ...extra];
+  const args = [
+    cli,
+    kind,
+    command,
+    join(root, "manifests", "integrations", `${manifest}.json`),
+    flag,
+    file,
+    "--allow",
+    join(specs, "allow-list.json"),
+    ...extra,
+  ];
   const result = spawnSync(process.execPath, args, { stdio: "inherit" });
   if (result.status !== 0) failed += 1;
 }

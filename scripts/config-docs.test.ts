@@ -11,7 +11,11 @@ describe("docs/operating.md configuration tables", () => {
 
   it("follow the schema: a variable added to an environment schema gets its row", () => {
     const schema = z.object({
-      REDIS_URL: z.string().regex(/^rediss?:\/\//).optional().meta({ description: "Shared state.", default: "none", secret: true }),
+      REDIS_URL: z
+        .string()
+        .regex(/^rediss?:\/\//)
+        .optional()
+        .meta({ description: "Shared state.", default: "none", secret: true }),
       PORT: z.string().optional().meta({ description: "Port.", default: "8787" }),
     });
     expect(environmentTable(schema).split("\n")).toEqual([

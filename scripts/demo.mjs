@@ -54,7 +54,15 @@ try {
   say(`sidecar on ${sidecar.address}, bot key ${identity.public_key.slice(0, 16)}…`);
   say(`member key ${member.publicKey.slice(0, 16)}… (trusted by this sidecar)`);
   const grantFor = (access) =>
-    issueGrant({ member, botPublicKey: identity.public_key, integration: "github", manifestHash: registry.manifestHash("github"), access, credential: { kind: "pat", token: "ghp_demo_token_never_printed" }, ttlSeconds: 900 });
+    issueGrant({
+      member,
+      botPublicKey: identity.public_key,
+      integration: "github",
+      manifestHash: registry.manifestHash("github"),
+      access,
+      credential: { kind: "pat", token: "ghp_demo_token_never_printed" },
+      ttlSeconds: 900,
+    });
   const grant = grantFor("write");
   say(`write grant for github, 15 minutes, sealed to the bot (${grant.length} characters; the token inside is never shown)`);
 
@@ -110,7 +118,16 @@ try {
   writeFileSync(join(home, "grant.txt"), grant, { mode: 0o600 });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(root, "packages/cli/dist/bin.js"), "mcp", "--sidecar", sidecar.address, "--caller-token-file", sidecar.callerTokenFile, "--grant", `@${join(home, "grant.txt")}`],
+    args: [
+      join(root, "packages/cli/dist/bin.js"),
+      "mcp",
+      "--sidecar",
+      sidecar.address,
+      "--caller-token-file",
+      sidecar.callerTokenFile,
+      "--grant",
+      `@${join(home, "grant.txt")}`,
+    ],
     stderr: "ignore",
   });
   const mcp = new Client({ name: "eleven-demo", version: "1.0.0" });
@@ -134,6 +151,9 @@ try {
 }
 
 async function stopAll() {
-  while (stops.length > 0) await stops.shift()().catch(() => undefined);
+  while (stops.length > 0)
+    await stops
+      .shift()()
+      .catch(() => undefined);
   rmSync(home, { recursive: true, force: true });
 }

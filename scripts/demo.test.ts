@@ -18,7 +18,9 @@ it("pnpm demo runs the whole loop with no network, narrates each step and exits 
   expect(out).toContain("preview (read from the provider just now): “Dark mode for the catalog”, open, 3 comments, opened by octocat");
   expect(out).toContain("requests at the stand-in so far: 3 (no write yet: true)");
   expect(out).toContain("http 200: issue #7 “Dark mode for the catalog” closed (completed)");
-  expect(out).toMatch(/7\. Its receipt\n {3}verified with the sidecar's receipt_key from \/v1\/identity \([^)]+\)\n {3}issues\.close under grant [^,]+, ok, http 200, audit line /);
+  expect(out).toMatch(
+    /7\. Its receipt\n {3}verified with the sidecar's receipt_key from \/v1\/identity \([^)]+\)\n {3}issues\.close under grant [^,]+, ok, http 200, audit line /,
+  );
   expect(out).toContain("replayed: true, issue #7 closed, the stored outcome answered again\n   no second write reached the stand-in");
   expect(out).toMatch(/9\. An MCP client[^\n]*\n {3}9 tools: [^\n]*github__issues__list[^\n]*\n {3}github__issues__list → \[\{"number":7/);
   expect(out).toMatch(/Stopping everything this demo started\n {3}done in \d+\.\d s\n$/);

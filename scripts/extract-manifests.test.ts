@@ -17,7 +17,18 @@ describe("manifests:extract", () => {
   it("writes a standalone repository that depends on the published tools only", () => {
     const target = join(work, "registry");
     const files = extract(root, target);
-    expect(files).toEqual(expect.arrayContaining(["package.json", "README.md", ".ci/run", ".changeset/config.json", ".changeset/README.md", "scripts/embed.mjs", "integrations/github.json", ".gitignore"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "package.json",
+        "README.md",
+        ".ci/run",
+        ".changeset/config.json",
+        ".changeset/README.md",
+        "scripts/embed.mjs",
+        "integrations/github.json",
+        ".gitignore",
+      ]),
+    );
     const packageJson = JSON.parse(readFileSync(join(target, "package.json"), "utf8"));
     const cliVersion = JSON.parse(readFileSync(join(root, "packages/cli/package.json"), "utf8")).version;
     expect(packageJson.name).toBe("@eleven-integrations/manifests");

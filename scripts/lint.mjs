@@ -22,13 +22,15 @@ const HOME = /(^|\/)src\/(marked-error|patterns)\.ts$/;
 const IN_SCHEMA = /packages[\\/]schema$/.test(process.cwd());
 
 function check(path) {
-  readFileSync(path, "utf8").split("\n").forEach((line, index) => {
-    if (!(IN_SCHEMA && HOME.test(path)) && !/\.test\.ts$/.test(path)) {
-      for (const rule of SHARED_RULES) if (line.includes(rule.text)) problems.push(`${path}:${index + 1}: a copy of ${rule.what}`);
-    }
-    if (/\b(it|test|describe)\.(only|skip|todo)\(|\bxit\(|\bfit\(/.test(line)) problems.push(`${path}:${index + 1}: focused or skipped test`);
-    if (/\.ts$/.test(path) && /:\s*any\b|<any>|as any\b/.test(line)) problems.push(`${path}:${index + 1}: \`any\``);
-  });
+  readFileSync(path, "utf8")
+    .split("\n")
+    .forEach((line, index) => {
+      if (!(IN_SCHEMA && HOME.test(path)) && !/\.test\.ts$/.test(path)) {
+        for (const rule of SHARED_RULES) if (line.includes(rule.text)) problems.push(`${path}:${index + 1}: a copy of ${rule.what}`);
+      }
+      if (/\b(it|test|describe)\.(only|skip|todo)\(|\bxit\(|\bfit\(/.test(line)) problems.push(`${path}:${index + 1}: focused or skipped test`);
+      if (/\.ts$/.test(path) && /:\s*any\b|<any>|as any\b/.test(line)) problems.push(`${path}:${index + 1}: \`any\``);
+    });
 }
 walk(process.argv[2] ?? "src");
 for (const problem of problems) console.error(problem);

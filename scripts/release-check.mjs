@@ -30,11 +30,15 @@ export function checkPackage(dir, work) {
     try {
       const report = JSON.parse(attw.stdout);
       const list = report.analysis?.problems ?? report.problems ?? [];
-      detail = (Array.isArray(list) ? list : Object.values(list).flat())
-        // the esm-only profile ignores the CommonJS and node10 resolutions; attw's JSON lists them anyway
-        .filter((problem) => !IGNORED_RESOLUTIONS.has(problem.resolutionKind))
-        .map((problem) => `${problem.kind}${problem.entrypoint ? ` at ${problem.entrypoint}` : ""}${problem.resolutionKind ? ` (${problem.resolutionKind})` : ""}${problem.typesFileName ? `: ${problem.typesFileName}` : ""}`)
-        .join("\n") || detail;
+      detail =
+        (Array.isArray(list) ? list : Object.values(list).flat())
+          // the esm-only profile ignores the CommonJS and node10 resolutions; attw's JSON lists them anyway
+          .filter((problem) => !IGNORED_RESOLUTIONS.has(problem.resolutionKind))
+          .map(
+            (problem) =>
+              `${problem.kind}${problem.entrypoint ? ` at ${problem.entrypoint}` : ""}${problem.resolutionKind ? ` (${problem.resolutionKind})` : ""}${problem.typesFileName ? `: ${problem.typesFileName}` : ""}`,
+          )
+          .join("\n") || detail;
     } catch {
       // not JSON: attw itself failed; stderr says why
     }
@@ -44,7 +48,11 @@ export function checkPackage(dir, work) {
 }
 
 function indent(text) {
-  return text.trim().split("\n").map((line) => `    ${line}`).join("\n");
+  return text
+    .trim()
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n");
 }
 
 /** Checks every package, printing each result; returns how many failed. */

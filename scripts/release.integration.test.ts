@@ -14,8 +14,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalRegistry } from "./lib/local-registry.mjs";
 import { publicPackages } from "./lib/workspace.mjs";
 
-interface LocalRegistry { url: string; token: string; storage: string; close(): Promise<void>; output(): string }
-interface PackageJson { name: string; version: string; private?: boolean; dependencies?: Record<string, string>; publishConfig?: Record<string, string> }
+interface LocalRegistry {
+  url: string;
+  token: string;
+  storage: string;
+  close(): Promise<void>;
+  output(): string;
+}
+interface PackageJson {
+  name: string;
+  version: string;
+  private?: boolean;
+  dependencies?: Record<string, string>;
+  publishConfig?: Record<string, string>;
+}
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const SCOPE = "@eleven-integrations/";
@@ -124,7 +136,11 @@ beforeAll(async () => {
   shOk("git", ["commit", "-q", "-am", "publish to the local registry only"], copy);
   // The release key, made with the CLI of this worktree (the copy's is built by the release itself).
   releaseKeyFile = join(work, "release-key.json");
-  releasePublicKey = execFileSync("node", [join(root, "packages", "cli", "dist", "bin.js"), "keys", "release", "--out", releaseKeyFile], { cwd: work, env, encoding: "utf8" }).trim();
+  releasePublicKey = execFileSync("node", [join(root, "packages", "cli", "dist", "bin.js"), "keys", "release", "--out", releaseKeyFile], {
+    cwd: work,
+    env,
+    encoding: "utf8",
+  }).trim();
   expect(releasePublicKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
   env.ELEVEN_RELEASE_KEY = releaseKeyFile;
 }, 600_000);
@@ -237,7 +253,9 @@ describe("pnpm release against a local registry", () => {
         const { name, version } = packageJsonIn(folder);
         const short = name.slice(SCOPE.length);
         // A package this test does not know yet is at least imported and must export something.
-        const code = smoke[short] ?? `const module = await import(${JSON.stringify(name)});
+        const code =
+          smoke[short] ??
+          `const module = await import(${JSON.stringify(name)});
           if (Object.keys(module).length === 0) throw new Error("exports nothing"); console.log("${short}: " + Object.keys(module).length + " exports");`;
         const project = join(work, "consumers", short);
         mkdirSync(project, { recursive: true });
@@ -245,17 +263,34 @@ describe("pnpm release against a local registry", () => {
         writeFileSync(join(project, ".npmrc"), npmrc(registry.url, registry.token));
         writeFileSync(join(project, "manifest.json"), JSON.stringify(manifest));
         shOk("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `${name}@${version}`], project);
-        const installed = readdirSync(join(project, "node_modules", "@eleven-integrations")).map((entry) => `${SCOPE}${entry}`).sort();
+        const installed = readdirSync(join(project, "node_modules", "@eleven-integrations"))
+          .map((entry) => `${SCOPE}${entry}`)
+          .sort();
         expect(installed, `what installing ${name} alone brings`).toEqual([...closure(name)].sort());
         expect(readJson<PackageJson>(join(project, "node_modules", name, "package.json")).version).toBe(version);
-        writeFileSync(join(project, "check.mjs"), `import { readFileSync } from "node:fs";\nconst manifest = JSON.parse(readFileSync("manifest.json", "utf8"));\n${code}\n`);
+        writeFileSync(
+          join(project, "check.mjs"),
+          `import { readFileSync } from "node:fs";\nconst manifest = JSON.parse(readFileSync("manifest.json", "utf8"));\n${code}\n`,
+        );
         expect(shOk("node", ["check.mjs"], project)).toContain(`${short}:`);
         if (short === "cli") {
           const output = shOk("npx", ["--no-install", "integrations", "validate", "node_modules/@eleven-integrations/manifests/integrations"], project);
           const count = readdirSync(join(copy, "manifests", "integrations")).filter((file) => file.endsWith(".json")).length;
           expect(output).toMatch(new RegExp(`ok: ${count} manifests, \\d+ ops valid`));
           // The signed registry the manifests package carries verifies with the published CLI.
-          const verified = sh("npx", ["--no-install", "integrations", "registry", "verify", "--keys", releasePublicKey, "node_modules/@eleven-integrations/manifests/registry.signed.json"], project);
+          const verified = sh(
+            "npx",
+            [
+              "--no-install",
+              "integrations",
+              "registry",
+              "verify",
+              "--keys",
+              releasePublicKey,
+              "node_modules/@eleven-integrations/manifests/registry.signed.json",
+            ],
+            project,
+          );
           expect(verified.status, verified.output).toBe(0);
         }
       }

@@ -50,7 +50,8 @@ function git(args) {
 
 try {
   // A release carries the signed registry document, so it needs the release key before anything changes.
-  if (releaseKey === undefined) throw new Error("give the release key: --release-key <file> or ELEVEN_RELEASE_KEY (make one with `integrations keys release --out <file>`)");
+  if (releaseKey === undefined)
+    throw new Error("give the release key: --release-key <file> or ELEVEN_RELEASE_KEY (make one with `integrations keys release --out <file>`)");
   if (!existsSync(releaseKey)) throw new Error(`the release key file ${releaseKey} does not exist`);
   const target = assertOneRegistry(publicPackages(cwd), registry);
   console.log(`release: publishing to ${target}`);

@@ -7,7 +7,12 @@ let failed = 0;
 let skipped = 0;
 const missing = [];
 for (const group of ["packages", "apps", "bench", "manifests", "scripts", "examples"]) {
-  const dirs = group === "bench" || group === "manifests" || group === "scripts" || group === "examples" ? [group] : existsSync(group) ? readdirSync(group).map((name) => join(group, name)) : [];
+  const dirs =
+    group === "bench" || group === "manifests" || group === "scripts" || group === "examples"
+      ? [group]
+      : existsSync(group)
+        ? readdirSync(group).map((name) => join(group, name))
+        : [];
   for (const dir of dirs) {
     const manifest = join(dir, "package.json");
     if (!existsSync(manifest) || !JSON.parse(readFileSync(manifest, "utf8")).scripts?.test) continue;

@@ -30,7 +30,11 @@ function ensureProgram(program) {
   if (path !== "" || tried.has(program)) return path;
   tried.add(program);
   const sudo = process.getuid?.() === 0 ? [] : ["sudo", "-n"];
-  const run = (args) => spawnSync(sudo.length > 0 ? sudo[0] : args[0], sudo.length > 0 ? [...sudo.slice(1), ...args] : args.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const run = (args) =>
+    spawnSync(sudo.length > 0 ? sudo[0] : args[0], sudo.length > 0 ? [...sudo.slice(1), ...args] : args.slice(1), {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
   // Wait for the package lock rather than fail when another test file installs at the same time.
   const lock = ["-o", "DPkg::Lock::Timeout=300"];
   run(["apt-get", ...lock, "update"]);
@@ -87,7 +91,24 @@ export async function startRedisServer() {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const proc = spawn(
         binary,
-        ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--protected-mode", "yes", "--daemonize", "no", "--loglevel", "warning"],
+        [
+          "--port",
+          String(port),
+          "--bind",
+          "127.0.0.1",
+          "--dir",
+          dir,
+          "--save",
+          "",
+          "--appendonly",
+          "no",
+          "--protected-mode",
+          "yes",
+          "--daemonize",
+          "no",
+          "--loglevel",
+          "warning",
+        ],
         { stdio: ["ignore", "ignore", "pipe"] },
       );
       let exited = false;

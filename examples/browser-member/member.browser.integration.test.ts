@@ -67,7 +67,9 @@ beforeAll(async () => {
   const executablePath = ensureChromium();
   bundle = await bundleMemberClient();
   console.log(
-    `member web client bundle (schema + grants, esbuild --minify, iife): ${bundle.bytes} bytes, ${bundle.gzipBytes} gzip; by package: ${Object.entries(bundle.packages)
+    `member web client bundle (schema + grants, esbuild --minify, iife): ${bundle.bytes} bytes, ${bundle.gzipBytes} gzip; by package: ${Object.entries(
+      bundle.packages,
+    )
       .sort((a, b) => b[1] - a[1])
       .map(([name, bytes]) => `${name} ${bytes}`)
       .join(", ")}`,
@@ -136,7 +138,14 @@ describe("the member's web client in headless Chromium", () => {
     const grant = await page.evaluate(
       async ({ manifest, botPublicKey, token }) => {
         const scope = globalThis as unknown as PageGlobals;
-        return scope.ElevenMember.grantAccess({ member: scope.member, botPublicKey, manifest: JSON.parse(manifest) as Manifest, access: "write", token, ttlSeconds: 600 });
+        return scope.ElevenMember.grantAccess({
+          member: scope.member,
+          botPublicKey,
+          manifest: JSON.parse(manifest) as Manifest,
+          access: "write",
+          token,
+          ttlSeconds: 600,
+        });
       },
       { manifest: GITHUB, botPublicKey, token: MEMBER_TOKEN },
     );
@@ -149,7 +158,11 @@ describe("the member's web client in headless Chromium", () => {
     await page.evaluate(
       ({ manifest, args, answer }) => {
         const scope = globalThis as unknown as PageGlobals;
-        scope.tap = scope.ElevenMember.showChip(document.getElementById("chip") as HTMLElement, scope.member, { manifest: JSON.parse(manifest) as Manifest, args, answer });
+        scope.tap = scope.ElevenMember.showChip(document.getElementById("chip") as HTMLElement, scope.member, {
+          manifest: JSON.parse(manifest) as Manifest,
+          args,
+          answer,
+        });
       },
       { manifest: GITHUB, args: ARGS, answer },
     );
@@ -167,7 +180,10 @@ describe("the member's web client in headless Chromium", () => {
     expect(posts().at(-1)?.authorization).toBe(`Bearer ${MEMBER_TOKEN}`);
 
     // The same tap submitted again, twice at once: refused or replayed, never a second write.
-    const again = await Promise.all([bot.run({ grant, op: "issues.create", args: ARGS, confirmation }), bot.run({ grant, op: "issues.create", args: ARGS, confirmation })]);
+    const again = await Promise.all([
+      bot.run({ grant, op: "issues.create", args: ARGS, confirmation }),
+      bot.run({ grant, op: "issues.create", args: ARGS, confirmation }),
+    ]);
     for (const repeat of again) {
       const replayed = repeat.status === "ok" && repeat.replayed === true;
       const refused = repeat.status === "error" && repeat.error.code === "confirmation_invalid";
@@ -188,9 +204,21 @@ describe("the member's web client in headless Chromium", () => {
         const scope = globalThis as unknown as PageGlobals;
         await scope.ElevenMember.ready();
         const member = scope.ElevenMember.generateMemberKeys();
-        const answer: ConfirmationRequired = { status: "confirmation_required", integration: "github", op: "issues.create", confirm: "Read the news", details: [], args_digest: "x", gid: "g" };
+        const answer: ConfirmationRequired = {
+          status: "confirmation_required",
+          integration: "github",
+          op: "issues.create",
+          confirm: "Read the news",
+          details: [],
+          args_digest: "x",
+          gid: "g",
+        };
         try {
-          await scope.ElevenMember.showChip(document.getElementById("chip") as HTMLElement, member, { manifest: JSON.parse(manifest) as Manifest, args, answer });
+          await scope.ElevenMember.showChip(document.getElementById("chip") as HTMLElement, member, {
+            manifest: JSON.parse(manifest) as Manifest,
+            args,
+            answer,
+          });
           return "shown";
         } catch (error) {
           return (error as Error).message;

@@ -60,7 +60,11 @@ interface Chip {
  * Runs the bot; when it prints its chip, `tap` gets it and answers the line the bot
  * reads from standard input (the member's confirmation), or null for no tap.
  */
-function runBot(args: string[], tap: (chip: Chip) => string | null = () => null, sidecarHome = home): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBot(
+  args: string[],
+  tap: (chip: Chip) => string | null = () => null,
+  sidecarHome = home,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn("python3", [BOT, ...args], { env: { PATH: process.env["PATH"] ?? "", SIDECAR_HOME: sidecarHome }, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";

@@ -46,12 +46,14 @@ export async function startGitHubStandIn() {
   const issueAt = (number) => ISSUE_PAGES.flat().find((issue) => String(issue.number) === number);
   server.get("/repos/:owner/:repo/issues/:number", async (request, reply) => {
     const issue = issueAt(request.params.number);
-    if (issue === undefined) return reply.code(404).send({ message: "Not Found", documentation_url: "https://docs.github.com/rest/issues/issues#get-an-issue" });
+    if (issue === undefined)
+      return reply.code(404).send({ message: "Not Found", documentation_url: "https://docs.github.com/rest/issues/issues#get-an-issue" });
     return reply.send({ ...issue, user: { login: "octocat", id: 583231 }, comments: issue.comments ?? 0 });
   });
   server.patch("/repos/:owner/:repo/issues/:number", async (request, reply) => {
     const issue = issueAt(request.params.number);
-    if (issue === undefined) return reply.code(404).send({ message: "Not Found", documentation_url: "https://docs.github.com/rest/issues/issues#update-an-issue" });
+    if (issue === undefined)
+      return reply.code(404).send({ message: "Not Found", documentation_url: "https://docs.github.com/rest/issues/issues#update-an-issue" });
     Object.assign(issue, { state: request.body.state, state_reason: request.body.state_reason, closed_at: "2026-12-02T09:00:00Z" });
     return reply.send({ ...issue, user: { login: "octocat", id: 583231 } });
   });

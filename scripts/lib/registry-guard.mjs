@@ -34,9 +34,7 @@ export function assertOneRegistry(packages, expected, env = process.env) {
   const wanted = expected === undefined ? targets[0]?.registry : normalise(expected);
   const strays = targets.filter((target) => target.registry !== wanted);
   if (strays.length > 0) {
-    throw new Error(
-      `refusing to publish: ${strays.map((stray) => `${stray.name} would go to ${stray.registry}`).join("; ")}, not ${wanted}`,
-    );
+    throw new Error(`refusing to publish: ${strays.map((stray) => `${stray.name} would go to ${stray.registry}`).join("; ")}, not ${wanted}`);
   }
   return wanted;
 }

@@ -67,7 +67,9 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     allowedReturnTo: new Set(allowedReturnTo),
     allowedOrigins: webOrigins(allowedReturnTo),
     fetch: createOutboundFetch({ dispatcher, timeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS }),
-    refreshLimiter: config.refreshLimiter ?? (redis === undefined ? createMemoryRefreshLimiter(config.refreshLimits) : createRedisRefreshLimiter(redis, config.refreshLimits)),
+    refreshLimiter:
+      config.refreshLimiter ??
+      (redis === undefined ? createMemoryRefreshLimiter(config.refreshLimits) : createRedisRefreshLimiter(redis, config.refreshLimits)),
     now,
     refreshFlights: createRefreshFlights({
       ...(redisTarget === undefined ? {} : { redis: redisTarget }),
@@ -96,7 +98,10 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
   app.addHook("onListen", () => {
     listening = true;
   });
-  const readinessReasons = () => [...(listening ? [] : ["registry_not_loaded"]), ...(redis !== undefined && redis.status !== "ready" ? ["redis_unreachable"] : [])];
+  const readinessReasons = () => [
+    ...(listening ? [] : ["registry_not_loaded"]),
+    ...(redis !== undefined && redis.status !== "ready" ? ["redis_unreachable"] : []),
+  ];
   if (config.observability !== undefined) {
     const { metrics } = config.observability;
     const observability = config.observability;
@@ -133,9 +138,13 @@ function oauthAppIssues(registry: Registry, oauthApps: Record<string, unknown>):
   const issues: ConfigIssue[] = [];
   for (const id of Object.keys(oauthApps)) {
     const manifest = registry.get(id);
-    if (manifest === undefined) issues.push({ path: `oauthApps.${id}`, message: `there is no integration "${id}" in the registry: remove this app or fix its id` });
+    if (manifest === undefined)
+      issues.push({ path: `oauthApps.${id}`, message: `there is no integration "${id}" in the registry: remove this app or fix its id` });
     else if (manifest.auth.oauth === undefined) {
-      issues.push({ path: `oauthApps.${id}`, message: `${manifest.name} ("${id}") has no OAuth in the registry (auth.kind is "${manifest.auth.kind}"): remove this app` });
+      issues.push({
+        path: `oauthApps.${id}`,
+        message: `${manifest.name} ("${id}") has no OAuth in the registry (auth.kind is "${manifest.auth.kind}"): remove this app`,
+      });
     }
   }
   return issues;

@@ -32,7 +32,13 @@ async function startBot(): Promise<Bot> {
     sidecar,
     token,
     call: async (path, body) => {
-      const answer = await httpCall({ port: sidecar.port, method: body === undefined ? "GET" : "POST", path, headers: { authorization: `Bearer ${token}` }, body });
+      const answer = await httpCall({
+        port: sidecar.port,
+        method: body === undefined ? "GET" : "POST",
+        path,
+        headers: { authorization: `Bearer ${token}` },
+        body,
+      });
       return { statusCode: answer.statusCode, body: answer.json() as Record<string, unknown> };
     },
   };
@@ -84,7 +90,13 @@ it("runs a member's grant through the bot's sidecar, confirms the write once, an
   attempts.a += 1;
   const asked = await botA.call("/v1/run", { grant: writeGrant, op: "issues.create", args: issueArgs });
   expect(asked.statusCode).toBe(200);
-  expect(asked.body).toMatchObject({ status: "confirmation_required", integration: "github", op: "issues.create", confirm: "Open issue “Release 1.2 \uFFFDstable\uFFFD” in octocat/hello-world, visible to everyone who can read that repository", details: [{ name: "title", value: "Release 1.2 “stable”", flags: ["template_look_alike"] }] });
+  expect(asked.body).toMatchObject({
+    status: "confirmation_required",
+    integration: "github",
+    op: "issues.create",
+    confirm: "Open issue “Release 1.2 \uFFFDstable\uFFFD” in octocat/hello-world, visible to everyone who can read that repository",
+    details: [{ name: "title", value: "Release 1.2 “stable”", flags: ["template_look_alike"] }],
+  });
   expect(provider.requests).toHaveLength(1);
 
   // The member taps the chip: a confirmation over that line (their client kept the grant it signed).
@@ -96,7 +108,9 @@ it("runs a member's grant through the bot's sidecar, confirms the write once, an
   const created = await botA.call("/v1/run", { grant: writeGrant, op: "issues.create", args: issueArgs, confirmation });
   expect(created.body).toMatchObject({ status: "ok", http_status: 201, data: { number: 42, title: issueArgs.title, state: "open" } });
   const writes = () => provider.requests.filter((request) => request.method === "POST");
-  expect(writes()).toEqual([{ method: "POST", url: "/repos/octocat/hello-world/issues", authorization: `Bearer ${MEMBER_TOKEN}`, body: { title: issueArgs.title } }]);
+  expect(writes()).toEqual([
+    { method: "POST", url: "/repos/octocat/hello-world/issues", authorization: `Bearer ${MEMBER_TOKEN}`, body: { title: issueArgs.title } },
+  ]);
 
   // The same call again: the stored outcome, receipt included, replayed: true; nothing sent.
   attempts.a += 1;

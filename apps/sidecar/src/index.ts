@@ -8,7 +8,15 @@ export type { RunAnswer, RefusalEnvelope, RefusalCode, ConfirmationRequired, Ops
 export { AuditLog, type AuditRecord, type AuditLogOptions, type ChainedAuditRecord } from "./audit/audit-log.js";
 export { GENESIS_PREV, lineHash as auditLineHash } from "./audit/audit-chain.js";
 export type { HttpErrorBody, HttpErrorCode, BodyIssue } from "./http/http-error.js";
-export { DEFAULT_RATE_LIMITS, StateUnavailableError, type RateLimit, type RateLimits, type SharedState, type RateDecision, type Strictness } from "./state/shared-state.js";
+export {
+  DEFAULT_RATE_LIMITS,
+  StateUnavailableError,
+  type RateLimit,
+  type RateLimits,
+  type SharedState,
+  type RateDecision,
+  type Strictness,
+} from "./state/shared-state.js";
 export { LocalState, type LocalStateOptions } from "./state/local-state.js";
 export { RedisState, redisKeyPrefix, type RedisStateOptions } from "./state/redis-state.js";
 export type { RevokeAnswer } from "./state/revoke.js";

@@ -62,7 +62,11 @@ async function refusal(promise: Promise<unknown>): Promise<SidecarClientError> {
 describe("createSidecarClient against a real sidecar", () => {
   it("reads the identity, the palette, a search and a paged read, each as the description says", async () => {
     const identity = described("GET", "/v1/identity", await client.identity());
-    expect(identity).toEqual({ public_key: sidecar.publicKey, receipt_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), registry: { hash: registry.hash, sequence: 0, source: "embedded", synced_at: null } });
+    expect(identity).toEqual({
+      public_key: sidecar.publicKey,
+      receipt_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      registry: { hash: registry.hash, sequence: 0, source: "embedded", synced_at: null },
+    });
 
     const readGrant = grant("read");
     const palette = described("POST", "/v1/ops", await client.ops({ grant: readGrant }));
@@ -92,9 +96,14 @@ describe("createSidecarClient against a real sidecar", () => {
     const confirmation = signConfirmation({ member, grant: { gid: asked.gid, iss: member.publicKey }, op: "issues.create", args, line });
     const posts = () => provider.requests.filter((request) => request.method === "POST").length;
     const before = posts();
-    expect(described("POST", "/v1/run", await client.run({ grant: writeGrant, op: "issues.create", args, confirmation }))).toMatchObject({ status: "ok", http_status: 201 });
+    expect(described("POST", "/v1/run", await client.run({ grant: writeGrant, op: "issues.create", args, confirmation }))).toMatchObject({
+      status: "ok",
+      http_status: 201,
+    });
     const repeat = described("POST", "/v1/run", await client.run({ grant: writeGrant, op: "issues.create", args, confirmation }));
-    expect(repeat.status === "error" ? repeat.error.code : repeat.status === "ok" && repeat.replayed).toSatisfy((value) => value === "confirmation_invalid" || value === true);
+    expect(repeat.status === "error" ? repeat.error.code : repeat.status === "ok" && repeat.replayed).toSatisfy(
+      (value) => value === "confirmation_invalid" || value === true,
+    );
     expect(posts()).toBe(before + 1);
 
     const revoked = described("POST", "/v1/revoke", await client.revoke({ revocation: signRevocation({ member, grant: writeGrant }) }));

@@ -111,7 +111,13 @@ describe("startSidecar", () => {
   });
 
   it("runs a read for a trusted member's grant through the provider", async () => {
-    const answer = await httpCall({ port: sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${token}` }, body: { grant: grantFor({ botPublicKey: sidecar.publicKey }), op: "repos.list" } });
+    const answer = await httpCall({
+      port: sidecar.port,
+      method: "POST",
+      path: "/v1/run",
+      headers: { authorization: `Bearer ${token}` },
+      body: { grant: grantFor({ botPublicKey: sidecar.publicKey }), op: "repos.list" },
+    });
     expect(answer.statusCode).toBe(200);
     expect(answer.json()).toMatchObject({ status: "ok", integration: "github", http_status: 200 });
   });
@@ -149,7 +155,13 @@ describe("confirmations across a restart", () => {
 
     const second = await start(home);
     try {
-      const replayed = await httpCall({ port: second.sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${second.token}` }, body });
+      const replayed = await httpCall({
+        port: second.sidecar.port,
+        method: "POST",
+        path: "/v1/run",
+        headers: { authorization: `Bearer ${second.token}` },
+        body,
+      });
       expect(replayed.json()).toEqual({ ...(ran.json() as object), replayed: true });
       expect(writes()).toBe(before + 1);
     } finally {
@@ -179,7 +191,13 @@ describe("startSidecar and its files", () => {
   it("starts without trusted-members.json, trusting no one: every grant is grant_invalid", async () => {
     const { sidecar, token } = await start(await temporaryDirectory("sidecar-home-"));
     try {
-      const answer = await httpCall({ port: sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${token}` }, body: { grant: grantFor({ botPublicKey: sidecar.publicKey }), op: "repos.list" } });
+      const answer = await httpCall({
+        port: sidecar.port,
+        method: "POST",
+        path: "/v1/run",
+        headers: { authorization: `Bearer ${token}` },
+        body: { grant: grantFor({ botPublicKey: sidecar.publicKey }), op: "repos.list" },
+      });
       expect(answer.json()).toMatchObject({ status: "error", error: { code: "grant_invalid", message: expect.stringMatching(/untrusted_member/) as string } });
       expect(logs.lines.some((line) => line.includes("trusts no member"))).toBe(true);
     } finally {
@@ -205,11 +223,19 @@ describe("graceful shutdown", () => {
     provider.setReposDelay(400);
     try {
       const before = provider.requests.length;
-      const inFlight = httpCall({ port: sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${token}` }, body: { grant: grantFor({ botPublicKey: sidecar.publicKey }), op: "repos.list" } });
+      const inFlight = httpCall({
+        port: sidecar.port,
+        method: "POST",
+        path: "/v1/run",
+        headers: { authorization: `Bearer ${token}` },
+        body: { grant: grantFor({ botPublicKey: sidecar.publicKey }), op: "repos.list" },
+      });
       while (provider.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
 
       const closing = sidecar.close();
-      await expect(httpCall({ port: sidecar.port, path: "/v1/identity", headers: { authorization: `Bearer ${token}` } })).rejects.toMatchObject({ code: "ECONNREFUSED" });
+      await expect(httpCall({ port: sidecar.port, path: "/v1/identity", headers: { authorization: `Bearer ${token}` } })).rejects.toMatchObject({
+        code: "ECONNREFUSED",
+      });
 
       const answer = await inFlight;
       expect(answer.statusCode).toBe(200);

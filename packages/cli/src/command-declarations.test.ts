@@ -25,7 +25,10 @@ describe("each command is declared once, and the help is generated from the decl
     expect(headings.every((at) => at > 0)).toBe(true);
     expect([...headings].sort((a, b) => a - b)).toEqual(headings);
     for (const command of COMMANDS) {
-      const at = USAGE.indexOf(`\n  ${command.words.join(" ")} `) === -1 ? USAGE.indexOf(`\n  ${command.words.join(" ")}\n`) : USAGE.indexOf(`\n  ${command.words.join(" ")} `);
+      const at =
+        USAGE.indexOf(`\n  ${command.words.join(" ")} `) === -1
+          ? USAGE.indexOf(`\n  ${command.words.join(" ")}\n`)
+          : USAGE.indexOf(`\n  ${command.words.join(" ")} `);
       const group = AUDIENCES.findIndex(({ audience }) => audience === command.audience);
       expect(at, command.words.join(" ")).toBeGreaterThan(headings[group] as number);
       if (group + 1 < headings.length) expect(at, command.words.join(" ")).toBeLessThan(headings[group + 1] as number);
@@ -79,12 +82,22 @@ describe("each command is declared once, and the help is generated from the decl
 
 describe("parseCommandLine", () => {
   it("fills in defaults, the environment's among them, and keeps every value of a repeatable flag", () => {
-    const parsed = parseCommandLine(runCommand, ["github", "issues.list", "--grant=@g", "--arg", "a=1", "--arg", "b=2"], { ELEVEN_SIDECAR: "unix:/run/s.sock", SIDECAR_HOME: "/srv/bot" });
+    const parsed = parseCommandLine(runCommand, ["github", "issues.list", "--grant=@g", "--arg", "a=1", "--arg", "b=2"], {
+      ELEVEN_SIDECAR: "unix:/run/s.sock",
+      SIDECAR_HOME: "/srv/bot",
+    });
     expect(parsed).toEqual({
       help: false,
       input: {
         positionals: ["github", "issues.list"],
-        flags: { grant: "@g", arg: ["a=1", "b=2"], confirmation: undefined, page: undefined, sidecar: "unix:/run/s.sock", "caller-token-file": "/srv/bot/caller-token" },
+        flags: {
+          grant: "@g",
+          arg: ["a=1", "b=2"],
+          confirmation: undefined,
+          page: undefined,
+          sidecar: "unix:/run/s.sock",
+          "caller-token-file": "/srv/bot/caller-token",
+        },
       },
     });
   });
@@ -114,11 +127,19 @@ describe("start-up", () => {
       const record = join(dir, "imports.txt");
       const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
       const hooks = fileURLToPath(new URL("./__fixtures__/record-imports.mjs", import.meta.url));
-      const { stdout } = await promisify(execFile)(process.execPath, ["--import", hooks, bin, "--help"], { env: { ...process.env, RECORD_IMPORTS_FILE: record } });
+      const { stdout } = await promisify(execFile)(process.execPath, ["--import", hooks, bin, "--help"], {
+        env: { ...process.env, RECORD_IMPORTS_FILE: record },
+      });
       expect(stdout).toContain("For a member");
       const loaded = (await readFile(record, "utf8")).split("\n").filter((url) => url !== "");
       expect(loaded.some((url) => url.endsWith("/dist/main.js"))).toBe(true);
-      const foreign = loaded.filter((url) => url.includes("node_modules") || url.includes("/packages/search/") || url.includes("/packages/loader/") || /\/dist\/(commands|mcp|openapi|graphql)\//.test(url));
+      const foreign = loaded.filter(
+        (url) =>
+          url.includes("node_modules") ||
+          url.includes("/packages/search/") ||
+          url.includes("/packages/loader/") ||
+          /\/dist\/(commands|mcp|openapi|graphql)\//.test(url),
+      );
       expect(foreign).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -131,9 +152,13 @@ describe("start-up", () => {
       const record = join(dir, "imports.txt");
       const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
       const hooks = fileURLToPath(new URL("./__fixtures__/record-imports.mjs", import.meta.url));
-      const refused = await promisify(execFile)(process.execPath, ["--import", hooks, bin, "run", "github", "issues.list", "--grant", "@/nonexistent", "--sidecar", "unix:/nonexistent.sock"], {
-        env: { ...process.env, RECORD_IMPORTS_FILE: record },
-      }).catch((error: { code?: number }) => error);
+      const refused = await promisify(execFile)(
+        process.execPath,
+        ["--import", hooks, bin, "run", "github", "issues.list", "--grant", "@/nonexistent", "--sidecar", "unix:/nonexistent.sock"],
+        {
+          env: { ...process.env, RECORD_IMPORTS_FILE: record },
+        },
+      ).catch((error: { code?: number }) => error);
       expect(refused).toHaveProperty("code");
       const loaded = (await readFile(record, "utf8")).split("\n");
       expect(loaded.some((url) => url.endsWith("/dist/commands/run.js"))).toBe(true);

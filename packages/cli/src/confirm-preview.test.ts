@@ -46,19 +46,37 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const argv = (...more: string[]) => ["confirm", "--member", memberFile, "--gid", grant.gid, "google-docs", "documents.append_text", "--arg", `document_id=${ARGS.document_id}`, "--arg", `text=${ARGS.text}`, ...more];
-const verifies = (token: string, line: string) => () => verifyConfirmation(token, { grant, op: "documents.append_text", args: ARGS, line, replay: new ReplayCache() });
+const argv = (...more: string[]) => [
+  "confirm",
+  "--member",
+  memberFile,
+  "--gid",
+  grant.gid,
+  "google-docs",
+  "documents.append_text",
+  "--arg",
+  `document_id=${ARGS.document_id}`,
+  "--arg",
+  `text=${ARGS.text}`,
+  ...more,
+];
+const verifies = (token: string, line: string) => () =>
+  verifyConfirmation(token, { grant, op: "documents.append_text", args: ARGS, line, replay: new ReplayCache() });
 
 describe("integrations confirm --preview", () => {
   it("shows the preview before it asks and signs the confirm line, a line feed and the preview", async () => {
     const file = join(dir, "preview.txt");
     await writeFile(file, `${PREVIEW}\n`);
     const seen: string[] = [];
-    expect(await main(argv("--preview", `@${file}`), { ...io, ask: async () => {
+    expect(
+      await main(argv("--preview", `@${file}`), {
+        ...io,
+        ask: async () => {
           seen.push(err.join(""));
           return "y";
         },
-      })).toBe(0);
+      }),
+    ).toBe(0);
     expect(seen[0]).toContain(`will run as:\n\n  ${CONFIRM}\n\nIt touches, as the provider shows it now:\n\n  ${PREVIEW}\n`);
     const token = out.join("").trim();
     expect(verifies(token, `${CONFIRM}\n${PREVIEW}`)).not.toThrow();
@@ -87,7 +105,29 @@ describe("integrations confirm --preview", () => {
   });
 
   it("refuses --preview for a write that declares none", async () => {
-    const code = await main(["confirm", "--member", memberFile, "--gid", grant.gid, "github", "issues.comment", "--arg", "owner=octocat", "--arg", "repo=hello-world", "--arg", "issue_number=7", "--arg", "body=hi", "--preview", "-", "--yes"], { ...io, readStdin: async () => PREVIEW });
+    const code = await main(
+      [
+        "confirm",
+        "--member",
+        memberFile,
+        "--gid",
+        grant.gid,
+        "github",
+        "issues.comment",
+        "--arg",
+        "owner=octocat",
+        "--arg",
+        "repo=hello-world",
+        "--arg",
+        "issue_number=7",
+        "--arg",
+        "body=hi",
+        "--preview",
+        "-",
+        "--yes",
+      ],
+      { ...io, readStdin: async () => PREVIEW },
+    );
     expect(code).toBe(2);
     expect(err.join("")).toMatch(/declares no preview/);
     expect(out).toEqual([]);

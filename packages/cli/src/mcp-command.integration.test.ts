@@ -32,7 +32,10 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
 }
 
 async function grantFile(access: "read" | "write", extra: string[] = []): Promise<string> {
-  const issued = await cli(["grant", "--member", memberFile, "--bot", sidecar.publicKey, "--integration", "github", "--access", access, "--token-env", "GH", ...extra], { GH: TOKEN });
+  const issued = await cli(
+    ["grant", "--member", memberFile, "--bot", sidecar.publicKey, "--integration", "github", "--access", access, "--token-env", "GH", ...extra],
+    { GH: TOKEN },
+  );
   expect(issued.code).toBe(0);
   const file = join(dir, `grant-${access}-${extra.length}-${Math.random().toString(36).slice(2)}.txt`);
   await writeFile(file, issued.out, { mode: 0o600 });
@@ -104,7 +107,12 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
     expect(list?.inputSchema).toEqual({
       type: "object",
       properties: {
-        owner: { type: "string", maxLength: 39, pattern: "^(?:^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$)$", description: "Account or organization that owns the repository (e.g. octocat)" },
+        owner: {
+          type: "string",
+          maxLength: 39,
+          pattern: "^(?:^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$)$",
+          description: "Account or organization that owns the repository (e.g. octocat)",
+        },
         repo: { type: "string", maxLength: 100, pattern: "^(?:^[A-Za-z0-9._-]{1,100}$)$", description: "Repository name without the owner (e.g. Hello-World)" },
         state: { type: "string", maxLength: 256, enum: ["open", "closed", "all"], description: "Issue state (default open)" },
         // The manifest's cursor arg (also named page) is replaced by the opaque page input.
@@ -162,7 +170,10 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
     }
     expect(titles).toEqual(["Fifth", "Fourth", "Third"]);
     expect(page).toBeUndefined();
-    const tampered = (await client.callTool({ name: "github__issues__list", arguments: { owner: "octocat", repo: "hello-world", page: "not-a-page" } })) as CallToolResult;
+    const tampered = (await client.callTool({
+      name: "github__issues__list",
+      arguments: { owner: "octocat", repo: "hello-world", page: "not-a-page" },
+    })) as CallToolResult;
     expect(tampered.isError).toBe(true);
     expect(tampered.structuredContent).toMatchObject({ error: { code: "invalid_args" } });
   });
@@ -174,7 +185,13 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
     const before = provider.requests.length;
     const asked = (await client.callTool({ name: "github__issues__create", arguments: args })) as CallToolResult;
     expect(asked.isError).toBeFalsy();
-    const required = asked.structuredContent as { status: string; confirm: string; details: { name: string; value: string }[]; args_digest: string; gid: string };
+    const required = asked.structuredContent as {
+      status: string;
+      confirm: string;
+      details: { name: string; value: string }[];
+      args_digest: string;
+      gid: string;
+    };
     expect(required.status).toBe("confirmation_required");
     expect(required.confirm).toContain("Filed by an agent");
     expect(required.details).toContainEqual(expect.objectContaining({ name: "body", value: "Steps to reproduce: start it." }));
@@ -184,7 +201,19 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
 
     // The member sees the line and signs the tap on their own device.
     const confirmArgs = Object.entries(args).flatMap(([name, value]) => ["--arg", `${name}=${value}`]);
-    const signed = await cli(["confirm", "--member", memberFile, "--gid", required.gid, "github", "issues.create", ...confirmArgs, "--expect-digest", required.args_digest, "--yes"]);
+    const signed = await cli([
+      "confirm",
+      "--member",
+      memberFile,
+      "--gid",
+      required.gid,
+      "github",
+      "issues.create",
+      ...confirmArgs,
+      "--expect-digest",
+      required.args_digest,
+      "--yes",
+    ]);
     expect(signed.code).toBe(0);
     const confirmation = signed.out.trim();
 

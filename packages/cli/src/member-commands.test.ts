@@ -103,11 +103,16 @@ describe("integrations confirm", () => {
   it("shows the rendered line and signs a confirmation the bot can verify", async () => {
     const member = await memberKeyFile();
     const bot = generateBotKeys();
-    expect(await main(["grant", "--member", member.file, "--bot", bot.publicKey, "--integration", "github", "--access", "write", "--token-env", "GITHUB_TOKEN"], io)).toBe(0);
+    expect(
+      await main(["grant", "--member", member.file, "--bot", bot.publicKey, "--integration", "github", "--access", "write", "--token-env", "GITHUB_TOKEN"], io),
+    ).toBe(0);
     const grant = openGrant(out.join("").trim(), { bot, trustedMembers: [member.publicKey] });
     out.length = 0;
     err.length = 0;
-    const operation = registry.integrations().find((m) => m.id === "github")?.ops.find((op) => op.access === "write");
+    const operation = registry
+      .integrations()
+      .find((m) => m.id === "github")
+      ?.ops.find((op) => op.access === "write");
     const args = Object.fromEntries(Object.keys(operation?.args ?? {}).map((name) => [name, `v-${name}`]));
     const argv = ["confirm", "--member", member.file, "--gid", grant.gid, "github", operation?.id as string];
     for (const [name, value] of Object.entries(args)) argv.push("--arg", `${name}=${value}`);
@@ -131,7 +136,22 @@ describe("integrations confirm", () => {
     const member = await memberKeyFile();
     const write = registry.get("github")?.ops.find((op) => op.access === "write");
     const [name] = Object.keys(write?.args ?? {});
-    const code = await main(["confirm", "--member", member.file, "--gid", "g", "github", write?.id as string, "--arg", `${name}=x`, "--expect-digest", argsDigest({ [name as string]: "y" })], io);
+    const code = await main(
+      [
+        "confirm",
+        "--member",
+        member.file,
+        "--gid",
+        "g",
+        "github",
+        write?.id as string,
+        "--arg",
+        `${name}=x`,
+        "--expect-digest",
+        argsDigest({ [name as string]: "y" }),
+      ],
+      io,
+    );
     expect(code).toBe(1);
     expect(out).toEqual([]);
   });
@@ -139,10 +159,27 @@ describe("integrations confirm", () => {
 
 describe("integrations confirm asks before it signs", () => {
   const args = {
-    domain: "member-brand.com", owner_type: "individual", given: "Mallory", family: "Attacker", email: "mallory@evil.example",
-    street: "1 Evil Way", city: "Badtown", zip: "66600", country: "GB", phone: "+44.2079460000",
+    domain: "member-brand.com",
+    owner_type: "individual",
+    given: "Mallory",
+    family: "Attacker",
+    email: "mallory@evil.example",
+    street: "1 Evil Way",
+    city: "Badtown",
+    zip: "66600",
+    country: "GB",
+    phone: "+44.2079460000",
   };
-  const argv = (file: string) => ["confirm", "--member", file, "--gid", "AAAAAAAAAAAAAAAAAAAAAA", "gandi", "domains.register", ...Object.entries(args).flatMap(([name, value]) => ["--arg", `${name}=${value}`])];
+  const argv = (file: string) => [
+    "confirm",
+    "--member",
+    file,
+    "--gid",
+    "AAAAAAAAAAAAAAAAAAAAAA",
+    "gandi",
+    "domains.register",
+    ...Object.entries(args).flatMap(([name, value]) => ["--arg", `${name}=${value}`]),
+  ];
 
   it("shows the Gandi registrant on the line and the optional phone in the details, before the question", async () => {
     const member = await memberKeyFile();
@@ -174,7 +211,14 @@ describe("integrations confirm asks before it signs", () => {
 
   it("signs without asking with --yes, still printing the line and details", async () => {
     const member = await memberKeyFile();
-    expect(await main([...argv(member.file), "--yes"], { ...io, ask: async () => { throw new Error("must not ask"); } })).toBe(0);
+    expect(
+      await main([...argv(member.file), "--yes"], {
+        ...io,
+        ask: async () => {
+          throw new Error("must not ask");
+        },
+      }),
+    ).toBe(0);
     expect(err.join("")).toContain("phone (not in the line)");
     expect(out.join("")).toMatch(/^ec1\./);
   });
@@ -182,15 +226,53 @@ describe("integrations confirm asks before it signs", () => {
   it("escapes every control character of a value, flags look-alikes, and shows a cut value whole", async () => {
     const member = await memberKeyFile();
     const body = `ok\u001b[2J\u009b31m ${"x".repeat(200)} tail`;
-    const code = await main(["confirm", "--member", member.file, "--gid", "AAAAAAAAAAAAAAAAAAAAAA", "github", "issues.comment", "--arg", "owner=octocat", "--arg", "repo=hello-world", "--arg", "issue_number=7", "--arg", `body=${body}`, "--yes"], io);
+    const code = await main(
+      [
+        "confirm",
+        "--member",
+        member.file,
+        "--gid",
+        "AAAAAAAAAAAAAAAAAAAAAA",
+        "github",
+        "issues.comment",
+        "--arg",
+        "owner=octocat",
+        "--arg",
+        "repo=hello-world",
+        "--arg",
+        "issue_number=7",
+        "--arg",
+        `body=${body}`,
+        "--yes",
+      ],
+      io,
+    );
     expect(code).toBe(0);
     const shown = err.join("");
     expect(shown).not.toMatch(/[\u001b\u009b]/);
     expect(shown).toContain("body (cut in the line; holds hidden characters; hidden: U+001B U+009B):");
     expect(shown).toContain(" tail");
     err.length = 0;
-    await main(["confirm", "--member", member.file, "--gid", "AAAAAAAAAAAAAAAAAAAAAA", "slack", "chat.post_message", "--arg", "channel=C0123456", "--arg", "text=Pay p\u0430ypal.com now", "--yes"], io);
-    expect(err.join("")).toContain("text (mixes scripts: look-alike letters?; letters that look Latin but are not; Cyrillic + Latin; reads as: Pay paypal.com now):");
+    await main(
+      [
+        "confirm",
+        "--member",
+        member.file,
+        "--gid",
+        "AAAAAAAAAAAAAAAAAAAAAA",
+        "slack",
+        "chat.post_message",
+        "--arg",
+        "channel=C0123456",
+        "--arg",
+        "text=Pay p\u0430ypal.com now",
+        "--yes",
+      ],
+      io,
+    );
+    expect(err.join("")).toContain(
+      "text (mixes scripts: look-alike letters?; letters that look Latin but are not; Cyrillic + Latin; reads as: Pay paypal.com now):",
+    );
   });
 
   it("flags a registrant e-mail spelt in Lisu with what it reads as, and a value's quote that could close the line's own", async () => {

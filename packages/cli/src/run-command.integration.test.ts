@@ -54,7 +54,9 @@ afterAll(async () => {
 
 async function grantFile(access: "read" | "write"): Promise<string> {
   const file = join(dir, `${access}-grant.txt`);
-  const issued = await cli(["grant", "--member", memberFile, "--bot", sidecar.publicKey, "--integration", "github", "--access", access, "--token-env", "GH"], { GH: TOKEN });
+  const issued = await cli(["grant", "--member", memberFile, "--bot", sidecar.publicKey, "--integration", "github", "--access", access, "--token-env", "GH"], {
+    GH: TOKEN,
+  });
   expect(issued.code).toBe(0);
   await writeFile(file, issued.out, { mode: 0o600 });
   return file;
@@ -97,7 +99,19 @@ describe("integrations run against a real sidecar on its default socket", () => 
     });
     expect(provider.requests.length).toBe(before);
 
-    const confirmed = await cli(["confirm", "--member", memberFile, "--gid", required.gid, "github", "issues.create", ...args, "--expect-digest", required.args_digest, "--yes"]);
+    const confirmed = await cli([
+      "confirm",
+      "--member",
+      memberFile,
+      "--gid",
+      required.gid,
+      "github",
+      "issues.create",
+      ...args,
+      "--expect-digest",
+      required.args_digest,
+      "--yes",
+    ]);
     expect(confirmed.code).toBe(0);
     expect(confirmed.err).toContain(required.confirm);
     expect(confirmed.err).toContain("body (not in the line):\n    Also: grant @mallory admin.");
@@ -251,7 +265,17 @@ describe("the squatter: a process on the TCP port gets nothing when the socket i
   it("fails closed when the socket is gone: no fallback to TCP", async () => {
     const result = await cli(["run", "github", "repos.list", "--grant", `@${await grantFile("read")}`], { SIDECAR_HOME: join(dir, "no-sidecar-here") });
     expect(result.code).toBe(2); // no caller token file there
-    const unreachable = await cli(["run", "github", "repos.list", "--grant", `@${await grantFile("read")}`, "--sidecar", `unix:${join(dir, "gone.sock")}`, "--caller-token-file", sidecar.callerTokenFile]);
+    const unreachable = await cli([
+      "run",
+      "github",
+      "repos.list",
+      "--grant",
+      `@${await grantFile("read")}`,
+      "--sidecar",
+      `unix:${join(dir, "gone.sock")}`,
+      "--caller-token-file",
+      sidecar.callerTokenFile,
+    ]);
     expect(unreachable.code).toBe(1);
     expect(unreachable.err).toMatch(/cannot reach the sidecar at \/.*gone\.sock \(ENOENT\)/);
     expect(connections).toHaveLength(0);
@@ -266,7 +290,9 @@ describe("loopback TCP, when asked", () => {
     const tcp = await startSidecar({ home: tcpHome, port: 0, dispatcher: provider.dispatcher });
     try {
       const grant = join(dir, "tcp-grant.txt");
-      const issued = await cli(["grant", "--member", memberFile, "--bot", tcp.publicKey, "--integration", "github", "--access", "read", "--token-env", "GH"], { GH: TOKEN });
+      const issued = await cli(["grant", "--member", memberFile, "--bot", tcp.publicKey, "--integration", "github", "--access", "read", "--token-env", "GH"], {
+        GH: TOKEN,
+      });
       await writeFile(grant, issued.out);
       const result = await cli(["run", "github", "repos.list", "--grant", `@${grant}`, "--sidecar", tcp.address, "--caller-token-file", tcp.callerTokenFile]);
       expect(result.code).toBe(0);
@@ -279,7 +305,17 @@ describe("loopback TCP, when asked", () => {
       expect(refused.code, address).toBe(2);
       expect(refused.err, address).toMatch(/the sidecar (address|socket) must be/);
     }
-    const unreachable = await cli(["run", "github", "repos.list", "--grant", `@${await grantFile("read")}`, "--sidecar", "http://127.0.0.1:9", "--caller-token-file", sidecar.callerTokenFile]);
+    const unreachable = await cli([
+      "run",
+      "github",
+      "repos.list",
+      "--grant",
+      `@${await grantFile("read")}`,
+      "--sidecar",
+      "http://127.0.0.1:9",
+      "--caller-token-file",
+      sidecar.callerTokenFile,
+    ]);
     expect(unreachable.code).toBe(1);
     expect(unreachable.err).toMatch(/cannot reach the sidecar at http:\/\/127\.0\.0\.1:9/);
   });

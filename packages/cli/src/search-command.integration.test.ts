@@ -90,14 +90,37 @@ describe("integrations search", () => {
 
   it("asks a sidecar with the bot's grants, printing each op's readiness and next action", async () => {
     const read = await grantFile("read");
-    const result = await cli(["search", "open github issue", "--sidecar", sidecar.address, "--caller-token-file", sidecar.callerTokenFile, "--grant", read, "--limit", "1"]);
+    const result = await cli([
+      "search",
+      "open github issue",
+      "--sidecar",
+      sidecar.address,
+      "--caller-token-file",
+      sidecar.callerTokenFile,
+      "--grant",
+      read,
+      "--limit",
+      "1",
+    ]);
     expect(result.code).toBe(0);
     expect(result.out).toBe(
       " 1. github issues.create  write  Open an issue  [needs_write_grant]\n" +
         "    Ask the member for a write grant to GitHub: the grant given only reads, and issues.create (Open an issue) writes.\n",
     );
     const write = await grantFile("write");
-    const ready = await cli(["search", "open github issue", "--sidecar", sidecar.address, "--caller-token-file", sidecar.callerTokenFile, "--grant", read, "--grant", write, "--json"]);
+    const ready = await cli([
+      "search",
+      "open github issue",
+      "--sidecar",
+      sidecar.address,
+      "--caller-token-file",
+      sidecar.callerTokenFile,
+      "--grant",
+      read,
+      "--grant",
+      write,
+      "--json",
+    ]);
     expect(JSON.parse(ready.out).results[0]).toMatchObject({ op: "issues.create", readiness: "ready", grant: 1 });
     expect(ready.out).not.toContain("search_token_never_printed");
     const none = await cli(["search", "post slack message", "--sidecar", sidecar.address, "--caller-token-file", sidecar.callerTokenFile, "--limit", "1"]);
@@ -111,6 +134,8 @@ describe("integrations search", () => {
     expect((await cli(["search", "x", "--grant", "@/nonexistent"])).err).toContain("--grant needs --sidecar");
     expect((await cli(["search", "x", "--access", "admin"])).code).toBe(2);
     expect((await cli(["search"])).err).toContain("search takes the words to look for");
-    expect((await cli(["search", "x", "--sidecar", "http://example.com:8787", "--caller-token-file", sidecar.callerTokenFile])).err).toContain("loopback http origin");
+    expect((await cli(["search", "x", "--sidecar", "http://example.com:8787", "--caller-token-file", sidecar.callerTokenFile])).err).toContain(
+      "loopback http origin",
+    );
   });
 });

@@ -3,12 +3,18 @@ import { connectSidecar } from "./sidecar-client.js";
 import { defaultSidecarAddress } from "./sidecar-home.js";
 
 describe("connectSidecar", () => {
-  it.each(["unix:sidecar.sock", "https://127.0.0.1:8787", "http://example.com:8787", "http://127.0.0.1:8787/path", "127.0.0.1:8787", ""])("refuses the address %j before reading the token", async (address) => {
-    await expect(connectSidecar(address, "/nonexistent/caller-token")).rejects.toMatchObject({ name: "SidecarClientError", code: "invalid_target" });
-  });
+  it.each(["unix:sidecar.sock", "https://127.0.0.1:8787", "http://example.com:8787", "http://127.0.0.1:8787/path", "127.0.0.1:8787", ""])(
+    "refuses the address %j before reading the token",
+    async (address) => {
+      await expect(connectSidecar(address, "/nonexistent/caller-token")).rejects.toMatchObject({ name: "SidecarClientError", code: "invalid_target" });
+    },
+  );
 
   it("names the caller token file it cannot read", async () => {
-    await expect(connectSidecar("unix:/run/bot/sidecar.sock", "/nonexistent/caller-token")).rejects.toMatchObject({ code: "caller_token_unreadable", message: expect.stringContaining("/nonexistent/caller-token") });
+    await expect(connectSidecar("unix:/run/bot/sidecar.sock", "/nonexistent/caller-token")).rejects.toMatchObject({
+      code: "caller_token_unreadable",
+      message: expect.stringContaining("/nonexistent/caller-token"),
+    });
   });
 });
 

@@ -66,7 +66,10 @@ describe("the terminal escape in a manifest label", () => {
       expect(await main(["validate", dir], io)).toBe(1);
       expect(err.join("")).toContain("acme.json: ops[0].label: holds U+001B (a control character)");
       expect(err.join("")).not.toMatch(/[\u001b\u0007\u009b]/);
-      for (const command of [["list", "--dir", dir], ["show", "acme", "--dir", dir]]) {
+      for (const command of [
+        ["list", "--dir", dir],
+        ["show", "acme", "--dir", dir],
+      ]) {
         err.length = 0;
         expect(await main(command, io), command[0]).toBe(1);
         expect(err.join(""), command[0]).toContain("U+001B");
@@ -101,7 +104,12 @@ describe("a provider's OpenAPI description carrying terminal escapes", () => {
             get: {
               operationId: "listThings",
               parameters: [{ name: trick, in: "query", required: true, schema: { type: "string" } }],
-              responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: { type: "object", properties: { id: { type: "string" } } } } } } } },
+              responses: {
+                "200": {
+                  description: "ok",
+                  content: { "application/json": { schema: { type: "array", items: { type: "object", properties: { id: { type: "string" } } } } } },
+                },
+              },
             },
           },
         },

@@ -27,7 +27,10 @@ const ok = (data: unknown): Envelope => ({ status: "ok", integration: "example",
 
 describe("accountFromIdentity", () => {
   it("reads id and name; a numeric id is written in decimal", () => {
-    expect(accountFromIdentity(manifest(), ok({ id: 583231, name: "The Octocat", login: "octocat" }))).toEqual({ ok: true, account: { id: "583231", name: "The Octocat" } });
+    expect(accountFromIdentity(manifest(), ok({ id: 583231, name: "The Octocat", login: "octocat" }))).toEqual({
+      ok: true,
+      account: { id: "583231", name: "The Octocat" },
+    });
     expect(accountFromIdentity(manifest(), ok({ id: 9007199254740991, name: "x" }))).toMatchObject({ account: { id: "9007199254740991" } });
   });
 
@@ -58,7 +61,12 @@ describe("accountFromIdentity", () => {
   });
 
   it("is identity_failed for an error envelope, an answer of another op, or a list", () => {
-    const refused: Envelope = { status: "error", integration: "example", op: "users.me", error: { code: "unauthorized", message: "no", next_action: "reconnect" } };
+    const refused: Envelope = {
+      status: "error",
+      integration: "example",
+      op: "users.me",
+      error: { code: "unauthorized", message: "no", next_action: "reconnect" },
+    };
     expect(accountFromIdentity(manifest(), refused)).toMatchObject({ ok: false, error: { code: "identity_failed" } });
     expect(accountFromIdentity(manifest(), { ...ok({ id: 1, name: "x" }), op: "repos.list" })).toMatchObject({ ok: false, error: { code: "identity_failed" } });
     expect(accountFromIdentity(manifest(), ok([{ id: 1, name: "x" }]))).toMatchObject({ ok: false, error: { code: "identity_incomplete" } });

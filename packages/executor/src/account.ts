@@ -45,7 +45,8 @@ export function accountFromIdentity(manifest: Manifest, envelope: Envelope): Acc
   const id = accountText(data, fields?.id ?? "id");
   if (!id.ok) return fail("identity_incomplete", `${manifest.name}'s identity answer has no usable account id ("${fields?.id ?? "id"}" ${id.problem})`);
   const name = accountText(data, fields?.name ?? "name");
-  if (!name.ok) return fail("identity_incomplete", `${manifest.name}'s identity answer has no usable account name ("${fields?.name ?? "name"}" ${name.problem})`);
+  if (!name.ok)
+    return fail("identity_incomplete", `${manifest.name}'s identity answer has no usable account name ("${fields?.name ?? "name"}" ${name.problem})`);
   return { ok: true, account: Object.freeze({ id: id.text, name: name.text }) };
 }
 

@@ -55,7 +55,12 @@ describe("authorization and headers", () => {
 
 describe("JSON bodies", () => {
   it("renders the template with the args, as application/json", async () => {
-    const envelope = await executor.run({ integration: "example", op: "items.create", args: { title: "Bug", body: "Steps:\n1. run", label: "p1" }, credential });
+    const envelope = await executor.run({
+      integration: "example",
+      op: "items.create",
+      args: { title: "Bug", body: "Steps:\n1. run", label: "p1" },
+      credential,
+    });
     expect(envelope).toMatchObject({ status: "ok", http_status: 200, data: { id: 7 } });
     const { method, headers, body, url } = received();
     expect(method).toBe("POST");
@@ -99,7 +104,12 @@ describe("JSON bodies", () => {
 
 describe("form bodies", () => {
   it("encodes the tree as Stripe expects: bracketed keys, RFC 3986 values", async () => {
-    await executor.run({ integration: "example", op: "customers.create", args: { email: "jenny+1@example.com", plan: "pro", name: "Jenny Rosen" }, credential });
+    await executor.run({
+      integration: "example",
+      op: "customers.create",
+      args: { email: "jenny+1@example.com", plan: "pro", name: "Jenny Rosen" },
+      credential,
+    });
     const { headers, body } = received();
     expect(headers["content-type"]).toBe("application/x-www-form-urlencoded");
     expect(body).toBe("email=jenny%2B1%40example.com&name=Jenny%20Rosen&metadata[plan]=pro&expand[0]=default_source");

@@ -9,7 +9,12 @@ export const DEFAULT_USER_AGENT = "eleven-integrations-executor";
  * `none`; the scheme of `kind`: `auth.oauth.authorization` for an OAuth token), then the manifest's headers, then `content-type` when there is a body.
  * No `accept-encoding` is ever sent, so bodies arrive as the bytes that are counted.
  */
-export function buildHeaders(operation: CompiledOperation, token: string, body: RenderedBody | undefined, kind: "pat" | "oauth" = "pat"): Record<string, string> {
+export function buildHeaders(
+  operation: CompiledOperation,
+  token: string,
+  body: RenderedBody | undefined,
+  kind: "pat" | "oauth" = "pat",
+): Record<string, string> {
   // A token from the OAuth flow may need another scheme than a personal token (Linear: Bearer vs the bare key).
   const scheme = kind === "oauth" ? operation.oauthAuthorization : operation.authorization;
   const headers: Record<string, string> = {

@@ -144,7 +144,22 @@ describe("property: an accepted value never leaves its segment", () => {
   });
 
   it("refuses every value holding a control, a bidirectional or zero-width character, or a lone surrogate", () => {
-    const bad = fc.constantFrom("\u0000", "\r", "\n", "\u007f", "\u0085", "\u2028", "\u2029", "\u200b", "\u200d", "\u202e", "\u2066", "\ufeff", "\ud800", "\udfff");
+    const bad = fc.constantFrom(
+      "\u0000",
+      "\r",
+      "\n",
+      "\u007f",
+      "\u0085",
+      "\u2028",
+      "\u2029",
+      "\u200b",
+      "\u200d",
+      "\u202e",
+      "\u2066",
+      "\ufeff",
+      "\ud800",
+      "\udfff",
+    );
     fc.assert(
       fc.property(fc.string({ maxLength: 8 }), bad, fc.string({ maxLength: 8 }), (before, character, after) => {
         expect(buildUrl(itemsGet, { id: before + character + after }).ok).toBe(false);

@@ -12,7 +12,8 @@ let nextRecordsUrl: unknown;
 // Salesforce's (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_query.htm):
 // records, done, and nextRecordsUrl, a path under /services/data/..., while there are more.
 function answer(request: RecordedRequest) {
-  if (request.url === "/v1/files/list_folder") return { entries: [{ ".tag": "file", name: "Prime_Numbers.txt" }], cursor: "ZtkX9_EHj3x7PMkVuFIhwKYXEpwpLwyxp9vMKomUhllil9q7eWiAu", has_more: true };
+  if (request.url === "/v1/files/list_folder")
+    return { entries: [{ ".tag": "file", name: "Prime_Numbers.txt" }], cursor: "ZtkX9_EHj3x7PMkVuFIhwKYXEpwpLwyxp9vMKomUhllil9q7eWiAu", has_more: true };
   if (request.url === "/v1/files/list_folder/continue") {
     const { cursor } = JSON.parse(request.body) as { cursor: string };
     return cursor === "ZtkX9_EHj3x7PMkVuFIhwKYXEpwpLwyxp9vMKomUhllil9q7eWiAu"
@@ -56,7 +57,13 @@ describe("page.next_op: a list that continues through another op", () => {
     const first = await harness.executor.run(listFiles);
     if (first.status !== "ok" || first.next_page === undefined) throw new Error("no next page");
     harness.reset();
-    const onContinue = await harness.executor.run({ integration: "features", op: "files.list_continue", args: { cursor: "x" }, credential, page: first.next_page });
+    const onContinue = await harness.executor.run({
+      integration: "features",
+      op: "files.list_continue",
+      args: { cursor: "x" },
+      credential,
+      page: first.next_page,
+    });
     expect(onContinue).toMatchObject({ status: "error", error: { code: "invalid_args" } });
     const otherArgs = await harness.executor.run({ ...listFiles, args: { path: "/Other" }, page: first.next_page });
     expect(otherArgs).toMatchObject({ status: "error", error: { code: "invalid_args" } });
@@ -64,7 +71,12 @@ describe("page.next_op: a list that continues through another op", () => {
   });
 
   it("the continuation op still runs on its own, paging by its own cursor arg", async () => {
-    const envelope = await harness.executor.run({ integration: "features", op: "files.list_continue", args: { cursor: "ZtkX9_EHj3x7PMkVuFIhwKYXEpwpLwyxp9vMKomUhllil9q7eWiAu" }, credential });
+    const envelope = await harness.executor.run({
+      integration: "features",
+      op: "files.list_continue",
+      args: { cursor: "ZtkX9_EHj3x7PMkVuFIhwKYXEpwpLwyxp9vMKomUhllil9q7eWiAu" },
+      credential,
+    });
     expect(envelope).toMatchObject({ status: "ok", op: "files.list_continue", next_page: expect.any(String) });
   });
 });

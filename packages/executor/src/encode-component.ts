@@ -6,8 +6,5 @@ const SUB_DELIMS_LEFT_BY_ENCODE_URI_COMPONENT = /[!'()*]/g;
  * encoded, `!'()*` included. The value must hold no lone surrogate.
  */
 export function encodeComponent(value: string): string {
-  return encodeURIComponent(value).replace(
-    SUB_DELIMS_LEFT_BY_ENCODE_URI_COMPONENT,
-    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  return encodeURIComponent(value).replace(SUB_DELIMS_LEFT_BY_ENCODE_URI_COMPONENT, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 }

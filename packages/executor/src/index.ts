@@ -10,4 +10,11 @@ export { serializeEnvelope } from "./fit-result.js";
 export { accountFromIdentity, IdentityError, MAX_ACCOUNT_TEXT, type Account, type AccountResult, type IdentityErrorCode } from "./account.js";
 export { checkNextPath, type NextPathResult } from "./next-path.js";
 // The loader's tenant resolution, for callers that hold the executor alone (the sidecar, the broker).
-export { resolveBase, resolveTenantUrl, type ResolveBaseResult, type ResolvedBase, type FillTenantUrlResult, type TenantProblem } from "@eleven-integrations/loader";
+export {
+  resolveBase,
+  resolveTenantUrl,
+  type ResolveBaseResult,
+  type ResolvedBase,
+  type FillTenantUrlResult,
+  type TenantProblem,
+} from "@eleven-integrations/loader";

@@ -46,10 +46,17 @@ describe("isPublicAddress", () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(["8.8.8.8", "140.82.112.6", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8", "64:ff9b::8.8.8.8", "2002:808:808::1"])(
-    "accepts the public address %s",
-    (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    "8.8.8.8",
+    "140.82.112.6",
+    "172.32.0.1",
+    "100.128.0.1",
+    "2606:4700::1111",
+    "2a00:1450:4001:80b::200e",
+    "::ffff:8.8.8.8",
+    "64:ff9b::8.8.8.8",
+    "2002:808:808::1",
+  ])("accepts the public address %s", (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
 });

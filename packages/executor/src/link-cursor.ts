@@ -60,7 +60,11 @@ function parameterValue(parameters: string, name: string): string | undefined {
   for (const parameter of parameters.split(";")) {
     const equals = parameter.indexOf("=");
     if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== name) continue;
-    return parameter.slice(equals + 1).replace(/,\s*$/, "").trim().replace(/^"|"$/g, "");
+    return parameter
+      .slice(equals + 1)
+      .replace(/,\s*$/, "")
+      .trim()
+      .replace(/^"|"$/g, "");
   }
   return undefined;
 }

@@ -29,7 +29,11 @@ const fixtures = new Map<string, Record<string, Fixture>>(
 const hostOf = (base: string, connection: Record<string, string> = {}): string =>
   new URL(base.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => connection[name] ?? name)).host;
 const hosts = [
-  ...new Set(manifests.flatMap((manifest) => Object.values(fixtures.get(manifest.id) ?? {}).map((fixture) => new URL(`https://${hostOf(manifest.auth.base, fixture.connection)}`).hostname))),
+  ...new Set(
+    manifests.flatMap((manifest) =>
+      Object.values(fixtures.get(manifest.id) ?? {}).map((fixture) => new URL(`https://${hostOf(manifest.auth.base, fixture.connection)}`).hostname),
+    ),
+  ),
 ];
 
 let server: TestServer;
@@ -41,7 +45,10 @@ beforeAll(async () => {
   server = await startTestServer(certificates, (_request, reply) => {
     if (current === undefined) return reply.code(500).send();
     const { status, headers, body } = current.response;
-    return reply.code(status).headers(headers).send(typeof body === "string" ? body : JSON.stringify(body));
+    return reply
+      .code(status)
+      .headers(headers)
+      .send(typeof body === "string" ? body : JSON.stringify(body));
   });
   const dispatcher = createLoopbackDispatcher(certificates.ca, new Map(hosts.map((host) => [host, server.port])));
   closeDispatcher = () => dispatcher.destroy();
@@ -101,7 +108,13 @@ describe.each(manifests.filter((manifest) => manifest.auth.identity !== undefine
       expect(manifest.ops.find((op) => op.id === identity)?.access).toBe("read");
       const fixture = fixtures.get(id)?.[identity] as Fixture;
       current = fixture;
-      const envelope = await executor.run({ integration: id, op: identity, args: fixture.args, credential: { token: `token-for-${id}` }, connection: fixture.connection });
+      const envelope = await executor.run({
+        integration: id,
+        op: identity,
+        args: fixture.args,
+        credential: { token: `token-for-${id}` },
+        connection: fixture.connection,
+      });
       const result = accountFromIdentity(manifest, envelope);
       expect(result.ok, JSON.stringify(result)).toBe(true);
       if (result.ok) {

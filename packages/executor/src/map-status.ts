@@ -36,8 +36,7 @@ export function mapStatus(status: number, headers: IncomingHttpHeaders, context:
 }
 
 function rateLimited(status: number, headers: IncomingHttpHeaders, context: FailureContext, nowMs: number): EnvelopeError {
-  const retryAfter =
-    parseRetryAfter(headers["retry-after"], nowMs) ?? parseResetAt(headers["x-ratelimit-reset"], nowMs) ?? DEFAULT_RETRY_AFTER_S;
+  const retryAfter = parseRetryAfter(headers["retry-after"], nowMs) ?? parseResetAt(headers["x-ratelimit-reset"], nowMs) ?? DEFAULT_RETRY_AFTER_S;
   return failure("rate_limited", `${context.service} answered ${status}: too many requests`, context, {
     http_status: status,
     retry_after_s: retryAfter,

@@ -12,7 +12,13 @@ function reference(key: Buffer, binding: PageBinding, cursor: string): string {
   };
   const bound = Object.fromEntries(Object.entries(binding.args).filter(([name]) => name !== binding.cursorArg));
   const hmac = createHmac("sha256", key);
-  for (const field of ["eleven.page.v1", binding.integration, binding.op, binding.manifestHash, createHash("sha256").update(canonicalJson(bound)).digest("hex")]) {
+  for (const field of [
+    "eleven.page.v1",
+    binding.integration,
+    binding.op,
+    binding.manifestHash,
+    createHash("sha256").update(canonicalJson(bound)).digest("hex"),
+  ]) {
     const bytes = Buffer.from(field, "utf8");
     hmac.update(prefix(bytes.length)).update(bytes);
   }
@@ -21,7 +27,13 @@ function reference(key: Buffer, binding: PageBinding, cursor: string): string {
   return `ep1.${cursorBytes.toString("base64url")}.${mac.toString("base64url")}`;
 }
 
-const binding = (args: Record<string, string>, op = "repos.list"): PageBinding => ({ integration: "github", op, manifestHash: "ab".repeat(32), args, cursorArg: "page" });
+const binding = (args: Record<string, string>, op = "repos.list"): PageBinding => ({
+  integration: "github",
+  op,
+  manifestHash: "ab".repeat(32),
+  args,
+  cursorArg: "page",
+});
 
 describe("PageSigner's precomputed HMAC states", () => {
   it.each([

@@ -37,10 +37,23 @@ describe("body cursor (Slack response_metadata.next_cursor)", () => {
     harness.server.handle((request, reply) =>
       request.url.includes("cursor=")
         ? reply.send({ ok: true, channels: [{ id: "C3", name: "c" }], response_metadata: { next_cursor: "" } })
-        : reply.send({ ok: true, channels: [{ id: "C1", name: "a", topic: "x" }, { id: "C2", name: "b" }], response_metadata: { next_cursor: "dGVhbTpDMDYxRkE1UEI=" } }),
+        : reply.send({
+            ok: true,
+            channels: [
+              { id: "C1", name: "a", topic: "x" },
+              { id: "C2", name: "b" },
+            ],
+            response_metadata: { next_cursor: "dGVhbTpDMDYxRkE1UEI=" },
+          }),
     );
     const first = await executor.run({ integration: "flag", op: "channels.list", credential });
-    expect(first).toMatchObject({ status: "ok", data: [{ id: "C1", name: "a" }, { id: "C2", name: "b" }] });
+    expect(first).toMatchObject({
+      status: "ok",
+      data: [
+        { id: "C1", name: "a" },
+        { id: "C2", name: "b" },
+      ],
+    });
     const token = nextPage(first);
     expect(token.length).toBeLessThanOrEqual(MAX_PAGE_TOKEN_LENGTH);
     expect(token).not.toContain("dGVhbTpDMDYxRkE1UEI=");
@@ -146,7 +159,9 @@ describe("Link rel=next (GitHub, GitLab)", () => {
   });
 
   it("a cursor holding / ? # CR LF is escaped into its one query value and never changes the path or host", async () => {
-    harness.server.handle(json([{ id: 1 }], { link: `<https://${PROVIDER_HOST}/v1/repos/octo/issues?after=a%2F..%2F..%3Fx%3D1%23frag%40${OTHER_HOST}>; rel="next"` }));
+    harness.server.handle(
+      json([{ id: 1 }], { link: `<https://${PROVIDER_HOST}/v1/repos/octo/issues?after=a%2F..%2F..%3Fx%3D1%23frag%40${OTHER_HOST}>; rel="next"` }),
+    );
     const first = await executor.run({ integration: "rest", op: "issues.list", args: { owner: "octo" }, credential });
     await executor.run({ integration: "rest", op: "issues.list", args: { owner: "octo" }, credential, page: nextPage(first) });
     expect(urls()[1]).toBe(`/v1/repos/octo/issues?per_page=2&after=a%2F..%2F..%3Fx%3D1%23frag%40${OTHER_HOST}`);

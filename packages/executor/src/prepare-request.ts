@@ -36,13 +36,9 @@ export interface PreparedRequest {
 export type PrepareResult = { readonly ok: true; readonly request: PreparedRequest } | { readonly ok: false; readonly envelope: ErrorEnvelope };
 
 /** Resolves the op and checks and places its args, sending nothing: the part of a run `validate` answers for. */
-export function prepareRequest(
-  registry: Registry,
-  input: unknown,
-  contextOf: (integration: string) => FailureContext,
-  pages: PageSigner,
-): PrepareResult {
-  const request: { integration?: unknown; op?: unknown; args?: unknown; page?: unknown; connection?: unknown } = input !== null && typeof input === "object" ? input : {};
+export function prepareRequest(registry: Registry, input: unknown, contextOf: (integration: string) => FailureContext, pages: PageSigner): PrepareResult {
+  const request: { integration?: unknown; op?: unknown; args?: unknown; page?: unknown; connection?: unknown } =
+    input !== null && typeof input === "object" ? input : {};
   const name: RunName = { integration: echo(request.integration), op: echo(request.op) };
   const integration = typeof request.integration === "string" ? request.integration : undefined;
   if (integration === undefined || registry.get(integration) === undefined) {
@@ -78,7 +74,8 @@ export function prepareRequest(
     if (paging.nextOp !== undefined) {
       const continuation = registry.operation(integration, paging.nextOp);
       const cursorArg = continuation?.paging?.arg;
-      if (continuation === undefined || cursorArg === undefined) return invalid(name, context, `${context.service} ${operation.id} names no op to continue its pages with`);
+      if (continuation === undefined || cursorArg === undefined)
+        return invalid(name, context, `${context.service} ${operation.id} names no op to continue its pages with`);
       const withCursor = checkArgs(continuation, { [cursorArg]: opened.cursor });
       if (!withCursor.ok) return invalid(name, context, `the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`);
       const url = buildUrl(continuation, withCursor.values, base);
@@ -109,10 +106,22 @@ interface Scope {
 
 /** A next page's token is bound to the op asked for, its args (cursor left out) and its manifest. */
 function pageBinding(scope: Scope, values: Readonly<Record<string, string>>): PageBinding {
-  return { integration: scope.integration, op: scope.operation.id, manifestHash: scope.manifestHash, args: values, cursorArg: scope.operation.paging?.arg ?? "" };
+  return {
+    integration: scope.integration,
+    op: scope.operation.id,
+    manifestHash: scope.manifestHash,
+    args: values,
+    cursorArg: scope.operation.paging?.arg ?? "",
+  };
 }
 
-function prepared(scope: Scope, sent: CompiledOperation, path: string, values: Readonly<Record<string, string>>, sentArgs: Readonly<Record<string, string>>): PrepareResult {
+function prepared(
+  scope: Scope,
+  sent: CompiledOperation,
+  path: string,
+  values: Readonly<Record<string, string>>,
+  sentArgs: Readonly<Record<string, string>>,
+): PrepareResult {
   return {
     ok: true,
     request: {
@@ -136,9 +145,7 @@ function invalid(name: RunName, context: FailureContext, message: string): Prepa
 
 /** Names each tenant setting that is missing or refused, never its value. */
 function describeTenantProblems(problems: readonly TenantProblem[]): string {
-  return problems
-    .map((problem) => (problem.setting === "" ? problem.message : `the connection's setting "${problem.setting}" ${problem.message}`))
-    .join("; ");
+  return problems.map((problem) => (problem.setting === "" ? problem.message : `the connection's setting "${problem.setting}" ${problem.message}`)).join("; ");
 }
 
 function refuse(name: RunName, error: ErrorEnvelope["error"]): PrepareResult {

@@ -19,7 +19,10 @@ const credential = { token: "secret-token" };
 const answer =
   (status: number, body: unknown, headers: Record<string, string> = {}): TestHandler =>
   (_request, reply) =>
-    reply.code(status).headers({ "content-type": "application/json; charset=utf-8", ...headers }).send(typeof body === "string" ? body : JSON.stringify(body));
+    reply
+      .code(status)
+      .headers({ "content-type": "application/json; charset=utf-8", ...headers })
+      .send(typeof body === "string" ? body : JSON.stringify(body));
 const errorOf = (envelope: unknown) => (envelope as ErrorEnvelope).error;
 
 describe("a failure inside a 2xx answer is an error (Slack's ok:false)", () => {
@@ -36,7 +39,13 @@ describe("a failure inside a 2xx answer is an error (Slack's ok:false)", () => {
       status: "error",
       integration: "flag",
       op: "channels.list",
-      error: { code: ours, message: expect.stringContaining("Flag answered 200 but reported a failure"), http_status: 200, provider: { code }, next_action: expect.any(String) },
+      error: {
+        code: ours,
+        message: expect.stringContaining("Flag answered 200 but reported a failure"),
+        http_status: 200,
+        provider: { code },
+        next_action: expect.any(String),
+      },
     });
     expect(JSON.stringify(envelope)).not.toContain("secret-token");
   });
@@ -72,7 +81,10 @@ describe("a failure inside a 2xx answer is an error (Slack's ok:false)", () => {
 
   it("an integration without a dialect keeps the first release's behaviour", async () => {
     harness.server.handle(answer(200, { ok: false, error: "invalid_auth" }));
-    expect(await executor.run({ integration: "plain", op: "items.list", credential })).toMatchObject({ status: "ok", data: { ok: false, error: "invalid_auth" } });
+    expect(await executor.run({ integration: "plain", op: "items.list", credential })).toMatchObject({
+      status: "ok",
+      data: { ok: false, error: "invalid_auth" },
+    });
     harness.server.handle(answer(404, { message: "Not Found" }));
     const error = errorOf(await executor.run({ integration: "plain", op: "items.list", credential }));
     expect(error.code).toBe("not_found");
@@ -100,7 +112,9 @@ describe("GraphQL errors inside a 200 are errors", () => {
   });
 
   it("partial data with errors is still an error; an empty errors array is not", async () => {
-    harness.server.handle(answer(200, { data: { teams: { nodes: [{ id: "t1" }] } }, errors: [{ message: "Entity not found", extensions: { code: "INPUT_ERROR" } }] }));
+    harness.server.handle(
+      answer(200, { data: { teams: { nodes: [{ id: "t1" }] } }, errors: [{ message: "Entity not found", extensions: { code: "INPUT_ERROR" } }] }),
+    );
     expect(errorOf(await executor.run({ integration: "graph", op: "teams.list", credential }))).toMatchObject({ code: "upstream_error", http_status: 200 });
     harness.server.handle(answer(200, { data: { teams: { nodes: [{ id: "t1" }], pageInfo: { hasNextPage: false, endCursor: null } } }, errors: [] }));
     expect(await executor.run({ integration: "graph", op: "teams.list", credential })).toMatchObject({ status: "ok", data: [{ id: "t1" }] });
@@ -120,9 +134,27 @@ describe("GraphQL errors inside a 200 are errors", () => {
 describe("providers' own words in 4xx/5xx answers", () => {
   it.each([
     ["GitHub", 404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }, "not_found", { message: "Not Found" }],
-    ["Stripe", 402, { error: { code: "card_declined", message: "Your card was declined.", type: "card_error" } }, "upstream_error", { code: "card_declined", message: "Your card was declined." }],
-    ["Google", 403, { error: { code: 403, message: "The caller does not have permission", status: "PERMISSION_DENIED" } }, "forbidden", { code: "PERMISSION_DENIED", message: "The caller does not have permission" }],
-    ["Google 429", 429, { error: { code: 429, message: "Quota exceeded", status: "RESOURCE_EXHAUSTED" } }, "rate_limited", { code: "RESOURCE_EXHAUSTED", message: "Quota exceeded" }],
+    [
+      "Stripe",
+      402,
+      { error: { code: "card_declined", message: "Your card was declined.", type: "card_error" } },
+      "upstream_error",
+      { code: "card_declined", message: "Your card was declined." },
+    ],
+    [
+      "Google",
+      403,
+      { error: { code: 403, message: "The caller does not have permission", status: "PERMISSION_DENIED" } },
+      "forbidden",
+      { code: "PERMISSION_DENIED", message: "The caller does not have permission" },
+    ],
+    [
+      "Google 429",
+      429,
+      { error: { code: 429, message: "Quota exceeded", status: "RESOURCE_EXHAUSTED" } },
+      "rate_limited",
+      { code: "RESOURCE_EXHAUSTED", message: "Quota exceeded" },
+    ],
   ])("%s: the status decides the code, the provider's code and message are attached", async (_name, status, body, code, provider) => {
     harness.server.handle(answer(status, body));
     const error = errorOf(await executor.run({ integration: "rest", op: "items.get", args: { id: "1" }, credential }));

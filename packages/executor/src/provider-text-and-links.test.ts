@@ -53,13 +53,13 @@ describe("cursorFromLink", () => {
       }),
     );
   });
-  it("follows Sentry's next link while it says results=\"true\", and stops at results=\"false\" (https://docs.sentry.io/api/pagination/)", () => {
+  it('follows Sentry\'s next link while it says results="true", and stops at results="false" (https://docs.sentry.io/api/pagination/)', () => {
     const issues = "https://sentry.io/api/0/projects/the-interstellar-jurisdiction/pump-station/issues/";
     const more = `<${issues}?&cursor=1420837590000:0:1>; rel="previous"; results="false"; cursor="1420837590000:0:1", <${issues}?&cursor=1420837533000:0:0>; rel="next"; results="true"; cursor="1420837533000:0:0"`;
     const last = `<${issues}?&cursor=1420837590000:0:1>; rel="previous"; results="true"; cursor="1420837590000:0:1", <${issues}?&cursor=1420837533000:0:0>; rel="next"; results="false"; cursor="1420837533000:0:0"`;
     expect(cursorFromLink(more, issues, "cursor")).toBe("1420837533000:0:0");
     expect(cursorFromLink(last, issues, "cursor")).toBeUndefined();
-    expect(cursorFromLink(last.replace('results="false"; cursor="1420837533000', "results=FALSE; cursor=\"1420837533000"), issues, "cursor")).toBeUndefined();
+    expect(cursorFromLink(last.replace('results="false"; cursor="1420837533000', 'results=FALSE; cursor="1420837533000'), issues, "cursor")).toBeUndefined();
   });
   it("ignores an over-long header and survives any text", () => {
     expect(cursorFromLink(`<https://api.github.com/repositories/1300192/issues?page=2>; rel="next"${" ".repeat(20_000)}`, request, "page")).toBeUndefined();

@@ -44,10 +44,11 @@ export function readBody(body: Readable, limit: number, budget: BudgetReader, si
             waiting = false;
             if (!settled) body.resume();
           },
-          (error: unknown) => finish(() => {
-            body.destroy();
-            reject(error);
-          }),
+          (error: unknown) =>
+            finish(() => {
+              body.destroy();
+              reject(error);
+            }),
         );
       }
     };

@@ -50,7 +50,10 @@ describe("response size", () => {
       const envelope = await isolated.run(request);
       clearInterval(sampler);
       peak = Math.max(peak, process.memoryUsage().rss);
-      expect(envelope).toMatchObject({ status: "error", error: { code: "response_too_large", http_status: 200, next_action: expect.stringMatching(/narrow/i) } });
+      expect(envelope).toMatchObject({
+        status: "error",
+        error: { code: "response_too_large", http_status: 200, next_action: expect.stringMatching(/narrow/i) },
+      });
       expect((await endless.produced()) - producedBefore).toBeLessThan(20 * MiB);
       expect(peak - baseline).toBeLessThan(16 * MiB);
     } finally {

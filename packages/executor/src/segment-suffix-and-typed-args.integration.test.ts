@@ -41,7 +41,10 @@ describe("a literal suffix after a path placeholder", () => {
     ["a backslash", "SM1\\x"],
     ["empty", ""],
   ])("refuses %s before a suffix, sending nothing", async (_name, sid) => {
-    expect(await run("messages.get", { account_sid: "AC1", sid })).toMatchObject({ status: "error", error: { code: "invalid_args", message: expect.stringContaining('arg "sid"') } });
+    expect(await run("messages.get", { account_sid: "AC1", sid })).toMatchObject({
+      status: "error",
+      error: { code: "invalid_args", message: expect.stringContaining('arg "sid"') },
+    });
     expect(harness.sent()).toBe(0);
   });
 });

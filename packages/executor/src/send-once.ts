@@ -84,7 +84,9 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
   if (encoding !== undefined && encoding !== "" && encoding !== "identity") {
     abandon(body);
     const shown = /^[a-z0-9._-]{1,32}$/.test(encoding) ? encoding : "unknown";
-    return fail(failure("bad_response", `the answer is compressed (content-encoding: ${shown}), which is never asked for`, context, { http_status: statusCode }));
+    return fail(
+      failure("bad_response", `the answer is compressed (content-encoding: ${shown}), which is never asked for`, context, { http_status: statusCode }),
+    );
   }
   const length = contentLength(headers);
   if (length !== undefined && length > options.maxResponseBytes) {
@@ -98,7 +100,8 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
     const read = await readBody(body, limit, reader, deadline.signal);
     if (!read.ok) return fail(tooLarge(read.bytesRead, options.maxResponseBytes, request, statusCode));
     const parsed = parseBody(read.bytes, single(headers["content-type"]), operation.pick !== undefined);
-    const badResponse = (message: string) => fail(failure("bad_response", `${context.service} answered ${statusCode}, but ${message}`, context, { http_status: statusCode }));
+    const badResponse = (message: string) =>
+      fail(failure("bad_response", `${context.service} answered ${statusCode}, but ${message}`, context, { http_status: statusCode }));
     if (!parsed.ok) return badResponse(parsed.message);
     const json = parsed.kind === "json" ? parsed.value : undefined;
     if (json !== undefined && operation.errors?.detectsFailure === true && operation.errors.failed(json)) {

@@ -17,21 +17,31 @@ interface Example {
   /** The connection's tenant settings, for a manifest whose base names one (`{ region: "us" }`). */
   readonly connection?: Record<string, string>;
   readonly response: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown };
-  readonly expect?: { readonly status: "ok" | "error"; readonly next_page?: boolean; readonly code?: string; readonly http_status?: number; readonly provider?: object };
+  readonly expect?: {
+    readonly status: "ok" | "error";
+    readonly next_page?: boolean;
+    readonly code?: string;
+    readonly http_status?: number;
+    readonly provider?: object;
+  };
   readonly next_request?: { readonly path: string; readonly body_variables?: Record<string, string>; readonly body?: unknown };
 }
 
 const registry: Registry = loadRegistry(manifestFiles);
 const manifests = registry.integrations();
 const read = (file: string): unknown => JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8"));
-const examples = new Map(manifests.map((manifest) => [manifest.id, read(`./__fixtures__/provider-truth/${manifest.id}.json`) as Record<string, Example | string>]));
+const examples = new Map(
+  manifests.map((manifest) => [manifest.id, read(`./__fixtures__/provider-truth/${manifest.id}.json`) as Record<string, Example | string>]),
+);
 /** The host a request reaches: the base's, a tenant placeholder filled from the connection. */
 const hostOf = (base: string, connection: Record<string, string> = {}): string =>
   new URL(base.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => connection[name] ?? name)).hostname;
 const hosts = [
   ...new Set(
     manifests.flatMap((manifest) =>
-      Object.values(examples.get(manifest.id) ?? {}).flatMap((example) => (typeof example === "object" ? [hostOf(manifest.auth.base, example.connection)] : [])),
+      Object.values(examples.get(manifest.id) ?? {}).flatMap((example) =>
+        typeof example === "object" ? [hostOf(manifest.auth.base, example.connection)] : [],
+      ),
     ),
   ),
 ];
@@ -150,10 +160,25 @@ describe.each(manifests.map((manifest) => [manifest.id] as const))("%s", (id) =>
     expect(manifest?.errors).toBeDefined();
     const recorded = read(`./__fixtures__/${id}.json`) as Record<string, { picked: unknown }>;
     for (const op of manifest?.ops ?? []) {
-      const isList = op.access === "read" && Array.isArray(recorded[op.id]?.picked) && !NOT_LISTS.has(`${id} ${op.id}`) && !WHOLE_LISTS.has(`${id} ${op.id}`) && !PAGE_NUMBER_LISTS.has(`${id} ${op.id}`) && !NEXT_LINK_LISTS.has(`${id} ${op.id}`) && !LAST_ID_LISTS.has(`${id} ${op.id}`);
+      const isList =
+        op.access === "read" &&
+        Array.isArray(recorded[op.id]?.picked) &&
+        !NOT_LISTS.has(`${id} ${op.id}`) &&
+        !WHOLE_LISTS.has(`${id} ${op.id}`) &&
+        !PAGE_NUMBER_LISTS.has(`${id} ${op.id}`) &&
+        !NEXT_LINK_LISTS.has(`${id} ${op.id}`) &&
+        !LAST_ID_LISTS.has(`${id} ${op.id}`);
       // The arg that carries the page number or offset (page, offset, start_at) tells the bot how to reach the next page.
-      if (PAGE_NUMBER_LISTS.has(`${id} ${op.id}`)) expect(Object.values(op.args ?? {}).some((arg) => /next page/.test(arg.description ?? "")), `${id} ${op.id}`).toBe(true);
-      if (LAST_ID_LISTS.has(`${id} ${op.id}`)) expect(Object.values(op.args ?? {}).some((arg) => /last id of the previous answer/.test(arg.description ?? "")), `${id} ${op.id}`).toBe(true);
+      if (PAGE_NUMBER_LISTS.has(`${id} ${op.id}`))
+        expect(
+          Object.values(op.args ?? {}).some((arg) => /next page/.test(arg.description ?? "")),
+          `${id} ${op.id}`,
+        ).toBe(true);
+      if (LAST_ID_LISTS.has(`${id} ${op.id}`))
+        expect(
+          Object.values(op.args ?? {}).some((arg) => /last id of the previous answer/.test(arg.description ?? "")),
+          `${id} ${op.id}`,
+        ).toBe(true);
       expect(op.page !== undefined, `${id} ${op.id}`).toBe(isList);
     }
   });

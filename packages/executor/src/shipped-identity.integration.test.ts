@@ -24,7 +24,8 @@ const DECLARING = ["github", "gitlab", "slack", "google-calendar", "linear", "no
 
 const registry: Registry = loadRegistry(manifestFiles);
 const readFixture = (file: string): unknown => JSON.parse(readFileSync(new URL(file, import.meta.url), "utf8"));
-const identityOf = (id: string): IdentityExample | undefined => (readFixture(`./__fixtures__/provider-truth/${id}.json`) as { identity?: IdentityExample }).identity;
+const identityOf = (id: string): IdentityExample | undefined =>
+  (readFixture(`./__fixtures__/provider-truth/${id}.json`) as { identity?: IdentityExample }).identity;
 interface Recorded {
   readonly response: IdentityExample["response"];
   /** The tenant settings of a manifest whose base names a tenant. */
@@ -101,5 +102,4 @@ describe.each(DECLARING.map((id) => [id, registry.get(id)] as const))("%s, shipp
     expect(server.requests).toHaveLength(1);
     expect(accountFromIdentity(manifest, envelope)).toEqual({ ok: true, account: example.expect.account });
   });
-
 });

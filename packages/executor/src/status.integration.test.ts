@@ -18,7 +18,10 @@ beforeEach(() => {
 
 const credential = { token: "t" };
 const listItems = { integration: "example", op: "items.list", credential } as const;
-const answer = (status: number, headers: Record<string, string> = {}): TestHandler => (_request, reply) => reply.code(status).headers(headers).send({ message: "upstream says no", token: "t" });
+const answer =
+  (status: number, headers: Record<string, string> = {}): TestHandler =>
+  (_request, reply) =>
+    reply.code(status).headers(headers).send({ message: "upstream says no", token: "t" });
 /** Answers each request with the next of `statuses` (the last one repeats), 200 with a list after them. */
 const sequence = (statuses: number[], headers: Record<string, string> = {}): TestHandler => {
   let index = 0;

@@ -66,7 +66,13 @@ describe("tenant hosts: the connection's subdomain fills auth.base's host", () =
     const refused = await harness.executor.run({ ...getTicket, args: { id: "42", subdomain: "other" }, connection: { subdomain: "acme" } });
     expect(refused).toMatchObject({ status: "error", error: { code: "invalid_args" } });
     expect(harness.sent()).toBe(0);
-    const search = await harness.executor.run({ integration: "tenanted", op: "tickets.search", args: { subdomain: "other" }, credential, connection: { subdomain: "acme" } });
+    const search = await harness.executor.run({
+      integration: "tenanted",
+      op: "tickets.search",
+      args: { subdomain: "other" },
+      credential,
+      connection: { subdomain: "acme" },
+    });
     expect(search.status).toBe("ok");
     expect(harness.other.requests).toHaveLength(0);
     expect(harness.server.requests[0]).toMatchObject({ url: "/api/v2/search.json?subdomain=other", headers: { host: ACME_HOST } });
@@ -109,11 +115,16 @@ describe("tenant path segments: the connection's cloud id fills a segment of aut
     expect(harness.server.requests[0]).toMatchObject({ url: `/ex/jira/${CLOUD_ID}/rest/api/3/issue/ENG-7`, headers: { host: FEATURES_HOST } });
   });
 
-  it.each([["..", ".."], ["an encoded dot segment", "%2e%2e"], ["a slash", `${CLOUD_ID}/x`], ["another pattern", "not-a-cloud-id"], ["an encoded slash", "a%2fb"]])(
-    "refuses %s, sending nothing",
-    async (_name, cloudid) => {
-      expect(await harness.executor.run({ ...getIssue, connection: { cloudid } })).toMatchObject({ error: { code: "invalid_args", message: expect.stringContaining('"cloudid"') } });
-      expect(harness.sent()).toBe(0);
-    },
-  );
+  it.each([
+    ["..", ".."],
+    ["an encoded dot segment", "%2e%2e"],
+    ["a slash", `${CLOUD_ID}/x`],
+    ["another pattern", "not-a-cloud-id"],
+    ["an encoded slash", "a%2fb"],
+  ])("refuses %s, sending nothing", async (_name, cloudid) => {
+    expect(await harness.executor.run({ ...getIssue, connection: { cloudid } })).toMatchObject({
+      error: { code: "invalid_args", message: expect.stringContaining('"cloudid"') },
+    });
+    expect(harness.sent()).toBe(0);
+  });
 });

@@ -61,7 +61,10 @@ describe("the wire", () => {
     const dispatcher = createLoopbackDispatcher(wrongName.ca, new Map([[EXAMPLE_HOST, impostor.port]]));
     try {
       const envelope = await createExecutor({ registry: testRegistry(), dispatcher }).run(listItems);
-      expect(envelope).toMatchObject({ status: "error", error: { code: "network_error", message: expect.stringMatching(/TLS certificate of api.example.com/) } });
+      expect(envelope).toMatchObject({
+        status: "error",
+        error: { code: "network_error", message: expect.stringMatching(/TLS certificate of api.example.com/) },
+      });
       expect(impostor.requests).toHaveLength(0);
     } finally {
       await dispatcher.destroy();
@@ -203,7 +206,9 @@ describe("the default dispatcher refuses non-public addresses before a byte is s
 
   it("the checked lookup passes public answers through unchanged, in both answer forms", async () => {
     const lookup = checkedLookup(answering(["140.82.112.6", "2606:4700::1111"], []));
-    const all = await new Promise<unknown>((resolve, reject) => lookup("api.github.com", { all: true }, (error, address) => (error ? reject(error) : resolve(address))));
+    const all = await new Promise<unknown>((resolve, reject) =>
+      lookup("api.github.com", { all: true }, (error, address) => (error ? reject(error) : resolve(address))),
+    );
     expect(all).toEqual([
       { address: "140.82.112.6", family: 4 },
       { address: "2606:4700::1111", family: 6 },

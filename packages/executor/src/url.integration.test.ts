@@ -82,21 +82,27 @@ it("keeps a query value one value and leaves the manifest's own pairs unchanged"
 it("property: over a real socket, every accepted value keeps the host and its one segment, and round-trips", async () => {
   let accepted = 0;
   await fc.assert(
-    fc.asyncProperty(fc.oneof(fc.string({ unit: "binary", maxLength: 24 }), fc.string({ unit: fc.constantFrom(".", "%", "/", "?", "#", "@", ":", "\r", "\ud800", "a", "．"), maxLength: 8 })), async (value) => {
-      harness.server.requests.length = 0;
-      const envelope = await getItem(value);
-      if (envelope.status === "error") {
-        expect(envelope.error.code).toBe("invalid_args");
-        expect(harness.server.requests).toHaveLength(0);
-        return;
-      }
-      accepted += 1;
-      const received = harness.server.requests[0];
-      expect(received?.headers.host).toBe("api.example.com");
-      const segments = (received?.url ?? "").split("/");
-      expect(segments).toHaveLength(4);
-      expect(decodeURIComponent(segments[3] as string)).toBe(value);
-    }),
+    fc.asyncProperty(
+      fc.oneof(
+        fc.string({ unit: "binary", maxLength: 24 }),
+        fc.string({ unit: fc.constantFrom(".", "%", "/", "?", "#", "@", ":", "\r", "\ud800", "a", "．"), maxLength: 8 }),
+      ),
+      async (value) => {
+        harness.server.requests.length = 0;
+        const envelope = await getItem(value);
+        if (envelope.status === "error") {
+          expect(envelope.error.code).toBe("invalid_args");
+          expect(harness.server.requests).toHaveLength(0);
+          return;
+        }
+        accepted += 1;
+        const received = harness.server.requests[0];
+        expect(received?.headers.host).toBe("api.example.com");
+        const segments = (received?.url ?? "").split("/");
+        expect(segments).toHaveLength(4);
+        expect(decodeURIComponent(segments[3] as string)).toBe(value);
+      },
+    ),
     { numRuns: 150 },
   );
   expect(accepted).toBeGreaterThan(20);

@@ -9,11 +9,13 @@ const sodium = createRequire(import.meta.url)("sodium-native");
 const b64 = (bytes) => Buffer.from(bytes).toString("base64url");
 const range = (start, length) => Buffer.from(Array.from({ length }, (_, index) => start + index));
 const lengthPrefixed = (parts) =>
-  Buffer.concat(parts.flatMap((part) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(part.length);
-    return [length, part];
-  }));
+  Buffer.concat(
+    parts.flatMap((part) => {
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(part.length);
+      return [length, part];
+    }),
+  );
 const blake2b256 = (bytes) => {
   const out = Buffer.alloc(32);
   sodium.crypto_generichash(out, bytes);

@@ -46,7 +46,7 @@ function refuse(): never {
  */
 export function fromBase64Url(text: string): Uint8Array {
   if (typeof text !== "string") refuse();
-  const bytes = new Uint8Array(((text.length) * 3) >> 2);
+  const bytes = new Uint8Array((text.length * 3) >> 2);
   decodeInto(text, 0, bytes);
   return bytes;
 }

@@ -63,7 +63,16 @@ describe("a value cannot close the template's quotes or pose as its text (findin
   });
 
   it("a bracket like the template's own is U+FFFD; one the template does not use is kept", () => {
-    const owner = { domain: "acme.com", given: "Ada", family: "Lovelace", email: "ada@acme.com", street: "1 Main St", city: "London", zip: "N1", country: "GB" };
+    const owner = {
+      domain: "acme.com",
+      given: "Ada",
+      family: "Lovelace",
+      email: "ada@acme.com",
+      street: "1 Main St",
+      city: "London",
+      zip: "N1",
+      country: "GB",
+    };
     const args = { ...owner, owner_type: "individual), admin@evil.example (company" };
     const line = renderConfirm(REGISTER, args);
     expect(line).toContain("(individual\uFFFD, admin@evil.example \uFFFDcompany)");
@@ -119,7 +128,16 @@ describe("a value cannot close the template's quotes or pose as its text (findin
 });
 
 describe("look-alike letters are judged by UTS #39 confusable skeletons (finding 9)", () => {
-  const owner = { domain: "acme.com", owner_type: "individual", given: "Ada", family: "Lovelace", street: "1 Main St", city: "London", zip: "N1", country: "GB" };
+  const owner = {
+    domain: "acme.com",
+    owner_type: "individual",
+    given: "Ada",
+    family: "Lovelace",
+    street: "1 Main St",
+    city: "London",
+    zip: "N1",
+    country: "GB",
+  };
 
   it("the review's attack: a registrant e-mail spelt in Lisu is flagged look_alike with what it reads as", () => {
     const email = "\uA4E2\uA4F0\uA4E3\uA4E6\uA4F2\uA4DA\uA4F0@\uA4EE\uA4DA\uA4DF\uA4F0.\uA4DA\uA4F3\uA4DF"; // ꓢꓰꓣꓦꓲꓚꓰ@ꓮꓚꓟꓰ.ꓚꓳꓟ
@@ -167,7 +185,17 @@ describe("look-alike letters are judged by UTS #39 confusable skeletons (finding
 });
 
 describe("the whole line is bounded", () => {
-  const owner = { domain: "acme.com", owner_type: "individual", given: "Ada", family: "Lovelace", email: "ada@acme.com", street: "1 Main St", city: "London", zip: "N1", country: "GB" };
+  const owner = {
+    domain: "acme.com",
+    owner_type: "individual",
+    given: "Ada",
+    family: "Lovelace",
+    email: "ada@acme.com",
+    street: "1 Main St",
+    city: "London",
+    zip: "N1",
+    country: "GB",
+  };
 
   it(`a line that would pass ${MAX_CONFIRM_LINE_CODE_POINTS} code points cuts its longest values, never the template, and says so`, () => {
     const long = Object.fromEntries(Object.keys(owner).map((name) => [name, `${name}-${"x".repeat(200)}`]));

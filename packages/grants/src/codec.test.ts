@@ -31,16 +31,19 @@ describe("base64url codec", () => {
   it("accepts exactly what libsodium's strict decoder accepts", () => {
     const alphabet = fc.constantFrom(..."AQgwBCz09-_+/= .\u00e9\u0100".split(""));
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 12 }).map((chars) => chars.join("")), (text) => {
-        let expected: Uint8Array | undefined;
-        try {
-          expected = sodium.from_base64(text, sodium.base64_variants.URLSAFE_NO_PADDING);
-        } catch {
-          expected = undefined;
-        }
-        if (expected === undefined) expect(refusal(() => fromBase64Url(text))).toBe("malformed");
-        else expect(fromBase64Url(text)).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 12 }).map((chars) => chars.join("")),
+        (text) => {
+          let expected: Uint8Array | undefined;
+          try {
+            expected = sodium.from_base64(text, sodium.base64_variants.URLSAFE_NO_PADDING);
+          } catch {
+            expected = undefined;
+          }
+          if (expected === undefined) expect(refusal(() => fromBase64Url(text))).toBe("malformed");
+          else expect(fromBase64Url(text)).toEqual(expected);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -107,7 +110,7 @@ describe("canonical serialisations", () => {
   });
 
   it("refuses any one-character change of a payload that is no longer canonical and valid", () => {
-    const replacement = fc.constantFrom(..."0 9A_-\"\\{}:,.aZ\u00e9".split(""));
+    const replacement = fc.constantFrom(...'0 9A_-"\\{}:,.aZ\u00e9'.split(""));
     fc.assert(
       fc.property(payload, fc.nat(), replacement, (value: ConfirmationPayload, at, char) => {
         const json = confirmationJson(value);

@@ -31,7 +31,12 @@ describe("invisible letters: shown as U+FFFD", () => {
       expect(line).toBe("Send 5 EUR to “al\uFFFDice” now");
       const details = confirmDetails(TEMPLATE, { amount: "5 EUR", to: `al${character}ice` });
       expect(details).toEqual([
-        { name: "to", value: "al\uFFFDice", flags: ["hidden_characters"], hidden: [`U+${character.codePointAt(0)?.toString(16).toUpperCase().padStart(4, "0")}`] },
+        {
+          name: "to",
+          value: "al\uFFFDice",
+          flags: ["hidden_characters"],
+          hidden: [`U+${character.codePointAt(0)?.toString(16).toUpperCase().padStart(4, "0")}`],
+        },
       ]);
     });
   }
@@ -112,7 +117,12 @@ describe("mixed-script look-alikes: shown as typed, flagged in details", () => {
   });
 
   it("a whole word of Latin-looking Cyrillic letters is flagged look_alike (UTS #39 whole-script confusable)", () => {
-    expect(findLookAlike("\u0430\u0440\u0440\u04CF\u0435")).toEqual({ flags: ["look_alike"], scripts: ["Cyrillic"], skeleton: "applе".replace("е", "e"), reads_as: "apple" });
+    expect(findLookAlike("\u0430\u0440\u0440\u04CF\u0435")).toEqual({
+      flags: ["look_alike"],
+      scripts: ["Cyrillic"],
+      skeleton: "applе".replace("е", "e"),
+      reads_as: "apple",
+    });
   });
 
   it("Greek omicron in an email, and Latin beside Cyrillic words, are flagged", () => {
@@ -121,7 +131,17 @@ describe("mixed-script look-alikes: shown as typed, flagged in details", () => {
   });
 
   it("does not flag one writing system: Russian, Japanese, Korean, Chinese with Latin, plain English", () => {
-    for (const text of ["\u041F\u0440\u0438\u0432\u0435\u0442, \u043C\u0438\u0440", "東京タワーへ行く", "서울 Seoul", "iPhone\u624B\u673A", "Fix the bug", "naïve café", "\u05E9\u05DC\u05D5\u05DD", "Zoë Ærø", "10 × 3 — 5 € • ok"]) {
+    for (const text of [
+      "\u041F\u0440\u0438\u0432\u0435\u0442, \u043C\u0438\u0440",
+      "東京タワーへ行く",
+      "서울 Seoul",
+      "iPhone\u624B\u673A",
+      "Fix the bug",
+      "naïve café",
+      "\u05E9\u05DC\u05D5\u05DD",
+      "Zoë Ærø",
+      "10 × 3 — 5 € • ok",
+    ]) {
       expect(findLookAlike(text), text).toBeUndefined();
     }
   });

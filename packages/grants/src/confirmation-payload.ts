@@ -66,13 +66,7 @@ export function readConfirmationPayload(bytes: Uint8Array): ConfirmationPayload 
   if (match !== null) {
     const [, args_digest = "", expText = "", gid = "", line_digest = "", nonce = "", op = ""] = match;
     const exp = Number(expText);
-    if (
-      isUnixSeconds(exp) &&
-      hasNoStrayBits(args_digest, 32) &&
-      hasNoStrayBits(gid, 16) &&
-      hasNoStrayBits(line_digest, 32) &&
-      hasNoStrayBits(nonce, 16)
-    ) {
+    if (isUnixSeconds(exp) && hasNoStrayBits(args_digest, 32) && hasNoStrayBits(gid, 16) && hasNoStrayBits(line_digest, 32) && hasNoStrayBits(nonce, 16)) {
       return { v: 1, gid, op, args_digest, line_digest, nonce, exp };
     }
   }

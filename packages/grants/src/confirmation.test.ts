@@ -150,9 +150,7 @@ describe("signConfirmation and verifyConfirmation", () => {
   it("signs with only the grant's gid and issuer, as a member's device knows them", () => {
     const token = signConfirmation({ member, grant: { gid: grant.gid, iss: member.publicKey }, op, args, line, now: NOW });
     expect(refusal(() => verify(token))).toBeUndefined();
-    expect(refusal(() => signConfirmation({ member, grant: { gid: "short", iss: member.publicKey }, op, args, line, now: NOW }))).toBe(
-      "malformed",
-    );
+    expect(refusal(() => signConfirmation({ member, grant: { gid: "short", iss: member.publicKey }, op, args, line, now: NOW }))).toBe("malformed");
   });
 
   it("refuses to sign for a grant another member issued (mismatch)", () => {

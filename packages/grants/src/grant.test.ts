@@ -96,9 +96,7 @@ describe("issueGrant and openGrant", () => {
   });
 
   it("carries the access: read or write, the ops allow-list, the integration and the manifest hash", () => {
-    const read = openA(
-      issueGrant(input({ access: "read", ops: ["repos.list"], integration: "linear", manifestHash: "f".repeat(64) })),
-    );
+    const read = openA(issueGrant(input({ access: "read", ops: ["repos.list"], integration: "linear", manifestHash: "f".repeat(64) })));
     expect(read.access).toBe("read");
     expect(read.ops).toEqual(["repos.list"]);
     expect(read.integration).toBe("linear");
@@ -182,9 +180,7 @@ describe("openGrant refusals", () => {
 
   it("refuses a grant opened by another bot (not_for_this_bot)", () => {
     const token = issueGrant(input());
-    expect(refusal(() => openGrant(token, { bot: botB, trustedMembers: [member.publicKey], now: NOW }))).toBe(
-      "not_for_this_bot",
-    );
+    expect(refusal(() => openGrant(token, { bot: botB, trustedMembers: [member.publicKey], now: NOW }))).toBe("not_for_this_bot");
   });
 
   it("refuses a signed grant that bot A re-sealed to bot B: aud names A (not_for_this_bot)", () => {
@@ -202,9 +198,7 @@ describe("openGrant refusals", () => {
   it("refuses a grant from a member the bot does not trust (untrusted_member)", () => {
     const token = issueGrant(input({ member: stranger }));
     expect(refusal(() => openA(token))).toBe("untrusted_member");
-    expect(refusal(() => openGrant(issueGrant(input()), { bot: botA, trustedMembers: [], now: NOW }))).toBe(
-      "untrusted_member",
-    );
+    expect(refusal(() => openGrant(issueGrant(input()), { bot: botA, trustedMembers: [], now: NOW }))).toBe("untrusted_member");
   });
 
   it("refuses a grant signed for another audience than its aud (bad_signature)", () => {

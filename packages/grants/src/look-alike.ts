@@ -27,11 +27,7 @@ const SCRIPTS: [string, RegExp][] = [
 ];
 
 /** Combinations one writing system uses inside a word (UTS #39 "highly restrictive"): never flagged. */
-const ONE_WRITING_SYSTEM = [
-  new Set(["Latin", "Han", "Hiragana", "Katakana"]),
-  new Set(["Latin", "Han", "Bopomofo"]),
-  new Set(["Latin", "Han", "Hangul"]),
-];
+const ONE_WRITING_SYSTEM = [new Set(["Latin", "Han", "Hiragana", "Katakana"]), new Set(["Latin", "Han", "Bopomofo"]), new Set(["Latin", "Han", "Hangul"])];
 
 /** Scripts whose letters pass for Latin ones: Latin beside them anywhere in a value is flagged. */
 const LATIN_LOOK_ALIKE_SCRIPTS = new Set(["Cyrillic", "Greek", "Armenian", "Cherokee", "Coptic", "Lisu"]);

@@ -110,15 +110,21 @@ describe("verifyReceipt on any input", () => {
 
   it("throws only GrantError for any string", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.string({ maxLength: 300 }).map((text) => `ew1.${text}`)), (token) => {
-        try {
-          verifyReceipt(token, { key: sidecar.publicKey });
-        } catch (error) {
-          expect(GrantError.isInstance(error)).toBe(true);
-          return;
-        }
-        throw new Error("a random string verified as a receipt");
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc.string({ maxLength: 300 }).map((text) => `ew1.${text}`),
+        ),
+        (token) => {
+          try {
+            verifyReceipt(token, { key: sidecar.publicKey });
+          } catch (error) {
+            expect(GrantError.isInstance(error)).toBe(true);
+            return;
+          }
+          throw new Error("a random string verified as a receipt");
+        },
+      ),
     );
   });
 });

@@ -3,13 +3,7 @@ import { GrantError } from "./grant-error.js";
 import type { KeyPair } from "./keys.js";
 import { isUnixSeconds } from "./grant-payload.js";
 import { unixNow } from "./limits.js";
-import {
-  MAX_RECEIPT_LENGTH,
-  RECEIPT_PREFIX,
-  receiptPayloadSchema,
-  type ReceiptInput,
-  type ReceiptPayload,
-} from "./receipt-payload.js";
+import { MAX_RECEIPT_LENGTH, RECEIPT_PREFIX, receiptPayloadSchema, type ReceiptInput, type ReceiptPayload } from "./receipt-payload.js";
 import { concatBytes, RECEIPT_CONTEXT, signedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
 import { parseJsonObject, requireCanonical } from "./strict-json.js";

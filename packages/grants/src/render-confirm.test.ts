@@ -4,7 +4,27 @@ import { describe, expect, it } from "vitest";
 import { renderConfirm } from "./render-confirm.js";
 
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
-const INVISIBLE = ["\u115F", "\u1160", "\u3164", "\uFFA0", "\u2800", "\u034F", "\u17B4", "\u17B5", "\u180B", "\uFE00", "\u{E0100}", "\u{1D159}", "\u{E0041}", "\uFFF0", "\u2065", "\uE000", "\u{F0000}", "\uFDD0", "\uFFFF"];
+const INVISIBLE = [
+  "\u115F",
+  "\u1160",
+  "\u3164",
+  "\uFFA0",
+  "\u2800",
+  "\u034F",
+  "\u17B4",
+  "\u17B5",
+  "\u180B",
+  "\uFE00",
+  "\u{E0100}",
+  "\u{1D159}",
+  "\u{E0041}",
+  "\uFFF0",
+  "\u2065",
+  "\uE000",
+  "\u{F0000}",
+  "\uFDD0",
+  "\uFFFF",
+];
 const ODD_SPACES = ["\u00A0", "\u1680", "\u2000", "\u2007", "\u2009", "\u200A", "\u202F", "\u205F", "\u3000"];
 const MARKS = ["\u0301", "\u0336", "\u0338", "\u20DD", "\u0903", "\u05B4"];
 const RTL = ["\u05D0", "\u0627", "\u0710", "\u07C0", "\uFB50", "\u{10900}", "\u{1E900}"];
@@ -29,9 +49,7 @@ function codePoints(text: string): string[] {
 
 describe("renderConfirm", () => {
   it("fills each placeholder with its arg", () => {
-    expect(renderConfirm("Create issue {title} in {repo}", { title: "Fix it", repo: "octo/hello" })).toBe(
-      "Create issue Fix it in octo/hello",
-    );
+    expect(renderConfirm("Create issue {title} in {repo}", { title: "Fix it", repo: "octo/hello" })).toBe("Create issue Fix it in octo/hello");
   });
 
   it("renders a placeholder whose arg was not given as nothing, and leaves other braces literal", () => {
@@ -79,7 +97,6 @@ describe("renderConfirm", () => {
     expect(() => renderConfirm("{a}", args)).toThrow(TypeError);
   });
 });
-
 
 const FSI = "\u2068";
 const PDI = "\u2069";

@@ -31,7 +31,9 @@ describe("renderPreview", () => {
   });
 
   it("isolates a right-to-left title and bounds the whole line", () => {
-    expect(renderPreview(LINE, { title: "\u05E9\u05DC\u05D5\u05DD", comments: 1, "user.login": "a" })).toBe("“\u2068\u05E9\u05DC\u05D5\u05DD\u2069”, 1 comments, opened by a");
+    expect(renderPreview(LINE, { title: "\u05E9\u05DC\u05D5\u05DD", comments: 1, "user.login": "a" })).toBe(
+      "“\u2068\u05E9\u05DC\u05D5\u05DD\u2069”, 1 comments, opened by a",
+    );
     const long = renderPreview(`${LINE} {body}`, { title: "t".repeat(500), comments: 1, "user.login": "u".repeat(500), body: "b".repeat(500) });
     expect(Array.from(long).length).toBeLessThanOrEqual(MAX_CONFIRM_LINE_CODE_POINTS);
   });

@@ -32,12 +32,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** Refuses a missing required key or any key outside `required` and `optional`. */
-export function checkKeys(
-  object: Record<string, unknown>,
-  required: readonly string[],
-  optional: readonly string[],
-  what: string,
-): void {
+export function checkKeys(object: Record<string, unknown>, required: readonly string[], optional: readonly string[], what: string): void {
   for (const key in object) {
     if (!required.includes(key) && !optional.includes(key)) {
       throw new GrantError("malformed", `${what} has an unknown key`);

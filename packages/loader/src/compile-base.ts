@@ -48,7 +48,12 @@ export function compileBase(auth: Auth): CompiledBase {
     parsed.placeholders.map((placeholder) => {
       const setting = declared[placeholder.name];
       if (setting === undefined) throw new Error(`unreachable: {${placeholder.name}} is declared`);
-      return Object.freeze({ name: placeholder.name, place: placeholder.place, pattern: new RegExp(`^(?:${setting.pattern})$`, "u"), description: setting.description });
+      return Object.freeze({
+        name: placeholder.name,
+        place: placeholder.place,
+        pattern: new RegExp(`^(?:${setting.pattern})$`, "u"),
+        description: setting.description,
+      });
     }),
   );
   const byName = new Map(Object.entries(declared).map(([name, setting]) => [name, { name, pattern: new RegExp(`^(?:${setting.pattern})$`, "u") }]));

@@ -11,10 +11,7 @@ describe("compilePick", () => {
 
   it("reduces each object of an array to the fields, flattening nested paths and omitting missing ones", () => {
     const pick = compilePick({ fields: ["full_name", "private", "owner.login"] });
-    expect(JSON.parse(JSON.stringify(pick(repos)))).toEqual([
-      { full_name: "a/b", private: false, "owner.login": "octocat" },
-      { full_name: "c/d" },
-    ]);
+    expect(JSON.parse(JSON.stringify(pick(repos)))).toEqual([{ full_name: "a/b", private: false, "owner.login": "octocat" }, { full_name: "c/d" }]);
   });
 
   it("descends into root first, and reduces a single object", () => {
@@ -59,8 +56,7 @@ describe("compilePick", () => {
 
   it("output always serialises and holds only the listed keys (property)", () => {
     const pick = compilePick({ fields: ["a", "b.c"] });
-    const onlyListedKeys = (item: unknown) =>
-      typeof item === "object" && item !== null && Object.keys(item).every((key) => key === "a" || key === "b.c");
+    const onlyListedKeys = (item: unknown) => typeof item === "object" && item !== null && Object.keys(item).every((key) => key === "a" || key === "b.c");
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const out = pick(value);

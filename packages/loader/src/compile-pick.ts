@@ -21,8 +21,7 @@ type PlainObject = Record<string, unknown>;
  * half again as slow; a fresh literal whose prototype is then set to null stays fast.
  */
 const nullPrototypeObject = (): PlainObject => Object.setPrototypeOf({}, null) as PlainObject;
-const isObject = (value: unknown): value is PlainObject =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is PlainObject => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * Compiles a `pick` into an accessor, once at load. The accessor reads only own

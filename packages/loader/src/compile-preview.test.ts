@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { compilePreview, PREVIEW_NONE } from "./compile-preview.js";
 
 describe("compilePreview", () => {
-  const preview = compilePreview({ op: "issues.get", args: { number: "{number}", repo: "{owner}/{repo}" }, line: "“{title}”, {comments} comments, opened by {user.login}" });
+  const preview = compilePreview({
+    op: "issues.get",
+    args: { number: "{number}", repo: "{owner}/{repo}" },
+    line: "“{title}”, {comments} comments, opened by {user.login}",
+  });
 
   it("fills the read's args from the write's, dropping an arg whose optional source was not given", () => {
     expect({ ...preview.args({ number: "12", owner: "octocat", repo: "hello" }) }).toEqual({ number: "12", repo: "octocat/hello" });

@@ -42,11 +42,15 @@ export function compilePreview(preview: Preview): CompiledPreview {
     lineParts,
     renderLine: (data: unknown, value: (text: string) => string = (text) => text): RenderLineResult => {
       if (data === null || typeof data !== "object" || Array.isArray(data)) {
-        return { ok: false, message: `the preview read ${preview.op} answered ${Array.isArray(data) ? "a list" : "no object"}, so its fields cannot fill the line` };
+        return {
+          ok: false,
+          message: `the preview read ${preview.op} answered ${Array.isArray(data) ? "a list" : "no object"}, so its fields cannot fill the line`,
+        };
       }
       let line = "";
       for (const part of lineParts) {
-        line += part.kind === "literal" ? part.text : value(fieldText(Object.hasOwn(data, part.path) ? (data as Record<string, unknown>)[part.path] : undefined));
+        line +=
+          part.kind === "literal" ? part.text : value(fieldText(Object.hasOwn(data, part.path) ? (data as Record<string, unknown>)[part.path] : undefined));
       }
       return { ok: true, line };
     },

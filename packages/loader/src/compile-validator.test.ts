@@ -15,12 +15,20 @@ describe("compileValidator follows any schema built from zod's usual parts", () 
       count: z.number().int().min(0).optional(),
       kind: z.enum(["a", "b"]),
       one: z.literal(1),
-      tags: z.array(z.string().regex(/^[a-z]+$/)).max(2).optional(),
+      tags: z
+        .array(z.string().regex(/^[a-z]+$/))
+        .max(2)
+        .optional(),
       map: z.record(z.string().regex(/^x/), z.boolean()).optional(),
       either: z.union([z.string(), z.null()]).optional(),
       body: z.json().optional(),
-      page: z.discriminatedUnion("from", [z.strictObject({ from: z.literal("link"), key: z.string() }), z.strictObject({ from: z.literal("body") })]).optional(),
-      label: z.string().refine((value) => value.trim() !== "", "empty").optional(),
+      page: z
+        .discriminatedUnion("from", [z.strictObject({ from: z.literal("link"), key: z.string() }), z.strictObject({ from: z.literal("body") })])
+        .optional(),
+      label: z
+        .string()
+        .refine((value) => value.trim() !== "", "empty")
+        .optional(),
     })
     .superRefine((value, context) => {
       if (value.kind === "b" && value.count === undefined) context.addIssue({ code: "custom", message: "b needs a count" });
@@ -29,7 +37,19 @@ describe("compileValidator follows any schema built from zod's usual parts", () 
 
   it.each<[string, unknown]>([
     ["the minimum", base],
-    ["every optional field", { ...base, count: 3, tags: ["x"], map: { xa: true }, either: null, body: { a: [1, "2", null, { b: false }] }, page: { from: "link", key: "k" }, label: "l" }],
+    [
+      "every optional field",
+      {
+        ...base,
+        count: 3,
+        tags: ["x"],
+        map: { xa: true },
+        either: null,
+        body: { a: [1, "2", null, { b: false }] },
+        page: { from: "link", key: "k" },
+        label: "l",
+      },
+    ],
     ["a cross-field rule met", { ...base, kind: "b", count: 0 }],
     ["a name of two astral letters (zod counts code points)", { ...base, name: "𝒜𝒜" }],
     ["a name of five astral letters", { ...base, name: "𝒜𝒜𝒜𝒜𝒜" }],
@@ -69,7 +89,14 @@ describe("compileValidator follows any schema built from zod's usual parts", () 
     expect(verdicts(piped, { a: "good" })).toEqual([true, true]);
     expect(verdicts(piped, { a: "evil" })).toEqual([false, false]);
     expect(verdicts(piped, { a: 1 })).toEqual([false, false]);
-    expect(compileValidator(z.string().transform((value) => value.length).pipe(z.number()))("abc")).toBe(false);
+    expect(
+      compileValidator(
+        z
+          .string()
+          .transform((value) => value.length)
+          .pipe(z.number()),
+      )("abc"),
+    ).toBe(false);
   });
 
   it("leaves a schema that rewrites its value to zod (never says yes)", () => {

@@ -57,7 +57,17 @@ interface ZodNodeLike {
 }
 
 /** Check kinds that only look at the value (never rewrite it). */
-const PURE_CHECKS = new Set(["min_length", "max_length", "length_equals", "string_format", "custom", "greater_than", "less_than", "number_format", "multiple_of"]);
+const PURE_CHECKS = new Set([
+  "min_length",
+  "max_length",
+  "length_equals",
+  "string_format",
+  "custom",
+  "greater_than",
+  "less_than",
+  "number_format",
+  "multiple_of",
+]);
 
 const never: Validator = () => false;
 

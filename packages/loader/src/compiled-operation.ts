@@ -64,7 +64,12 @@ export interface CompiledOperation {
   readonly operation: Operation;
 }
 
-export function compileOperation(manifest: Manifest, operation: Operation, errors?: CompiledProviderErrors, base: CompiledBase = compileBase(manifest.auth)): CompiledOperation {
+export function compileOperation(
+  manifest: Manifest,
+  operation: Operation,
+  errors?: CompiledProviderErrors,
+  base: CompiledBase = compileBase(manifest.auth),
+): CompiledOperation {
   const template = parsePathTemplate(operation.path);
   if (!template.ok) throw new Error(`unreachable: ${manifest.id} ${operation.id} path passed the schema`);
   const { origin, basePath } = base.fixed ?? templateParts(manifest.auth.base);
@@ -85,7 +90,8 @@ export function compileOperation(manifest: Manifest, operation: Operation, error
     authorization: manifest.auth.authorization,
     oauthAuthorization: manifest.auth.oauth?.authorization ?? manifest.auth.authorization,
     headers: Object.freeze(Object.entries(manifest.auth.headers ?? {}).map((entry) => Object.freeze(entry))),
-    renderBody: operation.body_json === undefined ? undefined : compileBody(operation.body_json, new Map([...args.values()].map((arg) => [arg.name, arg.type]))),
+    renderBody:
+      operation.body_json === undefined ? undefined : compileBody(operation.body_json, new Map([...args.values()].map((arg) => [arg.name, arg.type]))),
     confirm: operation.confirm,
     confirmParts: operation.confirm === undefined ? undefined : Object.freeze(splitTemplate(operation.confirm)),
     pick: operation.pick === undefined ? undefined : compilePick(operation.pick),

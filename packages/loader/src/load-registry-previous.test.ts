@@ -24,7 +24,7 @@ describe("loadRegistry(files, { previous })", () => {
     for (const { json } of rest) {
       const id = (json as Json).id as string;
       expect(second.get(id)).toBe(first.get(id));
-      const opId = (second.get(id)?.ops[0]?.id) as string;
+      const opId = second.get(id)?.ops[0]?.id as string;
       expect(second.operation(id, opId)).toBe(first.operation(id, opId));
     }
     // Exactly what a load from scratch gives.

@@ -52,9 +52,7 @@ describe("the registry as a whole", () => {
       { file: "good.json", json: good },
       { file: "bad.json", json: bad },
     ]);
-    expect(issues.map((issue) => `${issue.file}: ${issue.path}`)).toEqual(
-      expect.arrayContaining(["bad.json: schema", "bad.json: name", "bad.json: id"]),
-    );
+    expect(issues.map((issue) => `${issue.file}: ${issue.path}`)).toEqual(expect.arrayContaining(["bad.json: schema", "bad.json: name", "bad.json: id"]));
   });
 
   it("refuses a file whose name is not <id>.json", () => {
@@ -114,8 +112,14 @@ describe("the registry as a whole", () => {
   it("sorts integrations by id and the hash does not depend on file order", () => {
     const one = { ...validManifest(), id: "zeta" };
     const two = { ...validManifest(), id: "alpha" };
-    const a = loadRegistry([{ file: "zeta.json", json: one }, { file: "alpha.json", json: two }]);
-    const b = loadRegistry([{ file: "alpha.json", json: two }, { file: "zeta.json", json: one }]);
+    const a = loadRegistry([
+      { file: "zeta.json", json: one },
+      { file: "alpha.json", json: two },
+    ]);
+    const b = loadRegistry([
+      { file: "alpha.json", json: two },
+      { file: "zeta.json", json: one },
+    ]);
     expect(a.integrations().map((manifest) => manifest.id)).toEqual(["alpha", "zeta"]);
     expect(a.hash).toBe(b.hash);
   });

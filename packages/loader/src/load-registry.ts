@@ -57,7 +57,11 @@ export function loadRegistry(files: readonly (ManifestFile | ManifestText)[], op
 }
 
 /** @internal Also used by loadRegistryFromDir to report read errors alongside manifest errors. */
-export function buildRegistry(files: readonly (ManifestFile | ManifestText)[], earlierIssues: readonly RegistryIssue[], options: LoadRegistryOptions = {}): Registry {
+export function buildRegistry(
+  files: readonly (ManifestFile | ManifestText)[],
+  earlierIssues: readonly RegistryIssue[],
+  options: LoadRegistryOptions = {},
+): Registry {
   const issues: RegistryIssue[] = [...earlierIssues];
   const previous = options.previous === undefined ? undefined : reusable.get(options.previous);
   const loaded = new Map<string, LoadedManifest>();
@@ -86,7 +90,13 @@ export function buildRegistry(files: readonly (ManifestFile | ManifestText)[], e
 }
 
 /** One file: reused from `previous` when its content is unchanged, else validated and compiled. Problems go to `issues`. */
-function loadOne(input: ManifestFile | ManifestText, name: string, previous: Reusable | undefined, issues: RegistryIssue[], adopt: boolean): LoadedManifest | undefined {
+function loadOne(
+  input: ManifestFile | ManifestText,
+  name: string,
+  previous: Reusable | undefined,
+  issues: RegistryIssue[],
+  adopt: boolean,
+): LoadedManifest | undefined {
   const { file } = input;
   let json: unknown;
   let text: string | undefined;

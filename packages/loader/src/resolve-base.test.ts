@@ -16,9 +16,13 @@ function manifestWith(base: string, tenant: Json, oauth: Json = {}) {
 }
 
 describe("resolveBase: a tenant host fixed per connection", () => {
-  const zendesk = manifestWith("https://{subdomain}.example.com/api/v2", { subdomain: { pattern: "[a-z0-9][a-z0-9-]{0,62}" } }, {
-    authorize_url: "https://{subdomain}.example.com/oauth/authorizations/new",
-  });
+  const zendesk = manifestWith(
+    "https://{subdomain}.example.com/api/v2",
+    { subdomain: { pattern: "[a-z0-9][a-z0-9-]{0,62}" } },
+    {
+      authorize_url: "https://{subdomain}.example.com/oauth/authorizations/new",
+    },
+  );
 
   it("fills the leftmost label and keeps the fixed suffix and path", () => {
     expect(resolveBase(zendesk, { subdomain: "acme" })).toEqual({ ok: true, base: { origin: "https://acme.example.com", basePath: "/api/v2" } });
@@ -76,7 +80,13 @@ describe("resolveBase: a tenant path segment", () => {
     expect(resolveBase(jira, { cloudid })).toEqual({ ok: true, base: { origin: "https://api.example.com", basePath: `/ex/jira/${cloudid}` } });
   });
 
-  it.each([["..", ".."], ["a dot segment", "."], ["a slash", "a/b"], ["an encoded slash", "a%2fb"], ["an encoded dot", "%2e%2e"]])("refuses %s", (_name, value) => {
+  it.each([
+    ["..", ".."],
+    ["a dot segment", "."],
+    ["a slash", "a/b"],
+    ["an encoded slash", "a%2fb"],
+    ["an encoded dot", "%2e%2e"],
+  ])("refuses %s", (_name, value) => {
     expect(resolveBase(jira, { cloudid: value }).ok).toBe(false);
   });
 });

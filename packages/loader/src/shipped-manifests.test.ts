@@ -15,14 +15,19 @@ describe("the shipped manifests", () => {
 
   /** Writes the provider documents as answering with no body at all (204, or SendGrid's and Microsoft Graph's 202): nothing to pick. */
   const NO_BODY = new Set([
-    "zoom meetings.reschedule", "zoom meetings.delete", "sendgrid mail.send", "sendgrid bounces.delete",
+    "zoom meetings.reschedule",
+    "zoom meetings.delete",
+    "sendgrid mail.send",
+    "sendgrid bounces.delete",
     "box files.trash",
     "microsoft-outlook-mail messages.send",
     "microsoft-outlook-mail messages.reply",
     "microsoft-outlook-calendar events.accept",
     "microsoft-outlook-calendar events.decline",
     "microsoft-outlook-calendar events.cancel",
-    "mailchimp members.tag", "mailchimp campaigns.schedule", "mailchimp campaigns.send",
+    "mailchimp members.tag",
+    "mailchimp campaigns.schedule",
+    "mailchimp campaigns.send",
     "salesforce opportunities.move_stage",
   ]);
 

@@ -75,6 +75,8 @@ describe("the compiled fast path gives zod's verdict", () => {
     const withProto = JSON.parse('{"__proto__": "x", "Accept": "application/json"}') as unknown;
     expect(fastManifestCheck(changed((m) => void (m.auth.headers = withProto)))).toBe(false);
     expect(fastManifestCheck(changed((m) => void (m.auth = Object.assign(Object.create({ inherited: 1 }), m.auth))))).toBe(false);
-    expect(fastManifestCheck(changed((m) => void ((m.ops[0] as Record<string, unknown>).args = { per_page: { max_length: Number.POSITIVE_INFINITY } })))).toBe(false);
+    expect(fastManifestCheck(changed((m) => void ((m.ops[0] as Record<string, unknown>).args = { per_page: { max_length: Number.POSITIVE_INFINITY } })))).toBe(
+      false,
+    );
   });
 });

@@ -12,7 +12,9 @@ export function argTypeProblem(value: string, type: ArgType): string | undefined
     case "string":
       return undefined;
     case "integer":
-      return INTEGER.test(value) && Number.isSafeInteger(Number(value)) ? undefined : "must be an integer (digits, an optional leading -, within ±9007199254740991)";
+      return INTEGER.test(value) && Number.isSafeInteger(Number(value))
+        ? undefined
+        : "must be an integer (digits, an optional leading -, within ±9007199254740991)";
     case "number":
       return NUMBER.test(value) && Number.isFinite(Number(value)) ? undefined : "must be a JSON number (such as 42, -1.5 or 2e3)";
     case "boolean":

@@ -10,9 +10,7 @@ describe("canonicalJson (RFC 8785)", () => {
   });
 
   it("serialises numbers as ECMAScript does (RFC 8785 appendix B samples)", () => {
-    expect(canonicalJson([1e21, 1e-7, 0.000001, -0, 333333333.3333333, 9007199254740991])).toBe(
-      "[1e+21,1e-7,0.000001,0,333333333.3333333,9007199254740991]",
-    );
+    expect(canonicalJson([1e21, 1e-7, 0.000001, -0, 333333333.3333333, 9007199254740991])).toBe("[1e+21,1e-7,0.000001,0,333333333.3333333,9007199254740991]");
   });
 
   it("refuses what JSON cannot hold", () => {

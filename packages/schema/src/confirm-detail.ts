@@ -6,14 +6,7 @@ import { z } from "zod";
  * imitate Latin/ASCII ones (UTS #39 confusables), or characters that could pass
  * for the template's own quotes or brackets (shown as U+FFFD in the line).
  */
-export const CONFIRM_DETAIL_FLAGS = [
-  "not_in_line",
-  "shortened",
-  "hidden_characters",
-  "mixed_script",
-  "look_alike",
-  "template_look_alike",
-] as const;
+export const CONFIRM_DETAIL_FLAGS = ["not_in_line", "shortened", "hidden_characters", "mixed_script", "look_alike", "template_look_alike"] as const;
 
 export const confirmDetailFlagSchema = z.enum(CONFIRM_DETAIL_FLAGS);
 export type ConfirmDetailFlag = z.infer<typeof confirmDetailFlagSchema>;
@@ -26,10 +19,7 @@ export const confirmDetailSchema = z.strictObject({
   scripts: z.array(z.string()).optional().describe("With mixed_script or look_alike: the scripts of its letters."),
   hidden: z.array(z.string()).optional().describe("With hidden_characters: the code points shown as U+FFFD, as U+XXXX."),
   skeleton: z.string().optional().describe("With look_alike: the value's UTS #39 confusable skeleton."),
-  reads_as: z
-    .string()
-    .optional()
-    .describe("With look_alike: the value with each look-alike character replaced by the ASCII it imitates."),
+  reads_as: z.string().optional().describe("With look_alike: the value with each look-alike character replaced by the ASCII it imitates."),
 });
 export type ConfirmDetail = z.infer<typeof confirmDetailSchema>;
 

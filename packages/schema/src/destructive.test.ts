@@ -11,7 +11,16 @@ function manifest(op: Record<string, unknown>): unknown {
     auth: { kind: "pat", base: "https://api.demo.example.com", authorization: "Bearer", pat_help: "https://demo.example.com/tokens" },
     ops: [
       { id: "items.list", label: "List items", access: "read", method: "GET", path: "/items" },
-      { id: "items.delete", label: "Delete an item", access: "write", method: "DELETE", path: "/items/{id}", args: { id: { required: true } }, confirm: "Delete item {id}", ...op },
+      {
+        id: "items.delete",
+        label: "Delete an item",
+        access: "write",
+        method: "DELETE",
+        path: "/items/{id}",
+        args: { id: { required: true } },
+        confirm: "Delete item {id}",
+        ...op,
+      },
     ],
   };
 }

@@ -45,7 +45,8 @@ function holdsForbiddenKey(node: unknown, depth: number): boolean {
   }
   // for-in sees every own key Object.keys does (and inherited ones, which only send a rare object down the exact walk above).
   for (const key in node) {
-    if (((key.length === 9 || key.length === 11) && FORBIDDEN_KEYS.has(key)) || holdsForbiddenKey((node as Record<string, unknown>)[key], depth + 1)) return true;
+    if (((key.length === 9 || key.length === 11) && FORBIDDEN_KEYS.has(key)) || holdsForbiddenKey((node as Record<string, unknown>)[key], depth + 1))
+      return true;
   }
   return false;
 }

@@ -19,7 +19,14 @@ export {
   type OAuthSettings,
 } from "./manifest-schema.js";
 export { pagingSchema, type Paging } from "./paging.js";
-export { providerErrorsSchema, failedWhenSchema, MAPPABLE_ERROR_CODES, type ProviderErrors, type FailedWhen, type MappableErrorCode } from "./provider-errors.js";
+export {
+  providerErrorsSchema,
+  failedWhenSchema,
+  MAPPABLE_ERROR_CODES,
+  type ProviderErrors,
+  type FailedWhen,
+  type MappableErrorCode,
+} from "./provider-errors.js";
 export { oauthSchema, revocationSchema, BROKER_AUTHORIZE_PARAMETERS, OAUTH_ERROR_CODES, REVOCATION_DIALECTS, type RevocationDialect } from "./oauth-schema.js";
 export { previewSchema, type Preview } from "./preview.js";
 export { splitLine, LINE_PLACEHOLDER, type LinePart } from "./preview-line.js";

@@ -27,7 +27,10 @@ export function manifestProblems(manifest: { readonly auth: Auth; readonly ops: 
   manifest.ops.forEach((op, index) => {
     const cursor = op.page === undefined || op.page.from === "next_path" ? undefined : op.page.arg;
     if (cursor !== undefined && op.args?.[cursor]?.required === true && !continuations.has(op.id)) {
-      issue(["ops", index, "args", cursor, "required"], "carries the page cursor, so it must be optional (the first page has none), unless another op names this one as its page.next_op");
+      issue(
+        ["ops", index, "args", cursor, "required"],
+        "carries the page cursor, so it must be optional (the first page has none), unless another op names this one as its page.next_op",
+      );
     }
   });
   return problems;

@@ -69,9 +69,7 @@ export const pickSchema = z
     root: dotPath.optional(),
     fields: z.array(dotPath).optional(),
   })
-  .superRefine(
-    check((pick) => (pick.root === undefined && (pick.fields ?? []).length === 0 ? "needs a root or at least one field" : undefined)),
-  );
+  .superRefine(check((pick) => (pick.root === undefined && (pick.fields ?? []).length === 0 ? "needs a root or at least one field" : undefined)));
 
 const jsonBody = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
 
@@ -81,10 +79,13 @@ export const operationSchema = z
     label: text(200),
     access: z.enum(["read", "write"]),
     method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
-    path: z.string().max(2048).superRefine((path, context) => {
-      const result = parsePathTemplate(path);
-      if (!result.ok) for (const message of result.problems) context.addIssue({ code: "custom", message });
-    }),
+    path: z
+      .string()
+      .max(2048)
+      .superRefine((path, context) => {
+        const result = parsePathTemplate(path);
+        if (!result.ok) for (const message of result.problems) context.addIssue({ code: "custom", message });
+      }),
     args: z.record(z.string().regex(ARG_NAME, "arg names are [a-z][a-z0-9_]*"), argSchema).optional(),
     body_json: jsonBody.optional(),
     encoding: z.enum(["json", "form"]).optional(),
@@ -164,44 +165,46 @@ export const tenantSchema = z.strictObject({
   description: plainText(500).optional(),
 });
 
-const authObjectFields = z
-  .strictObject({
-    kind: z.enum(["pat", "oauth", "both"]),
-    base: z.string().max(512).regex(/^https:\/\//, "must be an https URL").superRefine(check(baseUrlProblem)),
-    authorization: z.string().regex(AUTH_SCHEME, 'must be an HTTP auth scheme token (such as "Bearer") or "none"'),
-    headers: z
-      .record(z.string().superRefine(check(headerNameProblem)), z.string().max(1024).superRefine(check(headerValueProblem)))
-      .optional(),
-    pat_help: text(1000).optional(),
-    oauth: oauthSchema.optional(),
-    /**
-     * Settings of the connection that fill `{name}` placeholders of `base` (and of the OAuth
-     * URLs): a tenant's own host label or path segment, such as Zendesk's `{subdomain}`.
-     */
-    tenant: z.record(z.string().regex(ARG_NAME, "tenant names are [a-z][a-z0-9_]*"), tenantSchema).optional(),
-    /** The read op that answers who the credential is (GitHub `users.me`: `GET /user`). */
-    identity: z.string().regex(OP_ID_PATTERN, "must name a read op of this manifest (namespace.verb)").optional(),
-    /** Which picked fields of the identity op hold the account's id and display name; `id` and `name` when absent. */
-    identity_fields: z.strictObject({ id: dotPath.optional(), name: dotPath.optional() }).optional(),
-  });
+const authObjectFields = z.strictObject({
+  kind: z.enum(["pat", "oauth", "both"]),
+  base: z
+    .string()
+    .max(512)
+    .regex(/^https:\/\//, "must be an https URL")
+    .superRefine(check(baseUrlProblem)),
+  authorization: z.string().regex(AUTH_SCHEME, 'must be an HTTP auth scheme token (such as "Bearer") or "none"'),
+  headers: z.record(z.string().superRefine(check(headerNameProblem)), z.string().max(1024).superRefine(check(headerValueProblem))).optional(),
+  pat_help: text(1000).optional(),
+  oauth: oauthSchema.optional(),
+  /**
+   * Settings of the connection that fill `{name}` placeholders of `base` (and of the OAuth
+   * URLs): a tenant's own host label or path segment, such as Zendesk's `{subdomain}`.
+   */
+  tenant: z.record(z.string().regex(ARG_NAME, "tenant names are [a-z][a-z0-9_]*"), tenantSchema).optional(),
+  /** The read op that answers who the credential is (GitHub `users.me`: `GET /user`). */
+  identity: z.string().regex(OP_ID_PATTERN, "must name a read op of this manifest (namespace.verb)").optional(),
+  /** Which picked fields of the identity op hold the account's id and display name; `id` and `name` when absent. */
+  identity_fields: z.strictObject({ id: dotPath.optional(), name: dotPath.optional() }).optional(),
+});
 
 export const authSchema = authObjectFields.superRefine((auth, context) => {
-    const issue = (path: PropertyKey[], message: string) => context.addIssue({ code: "custom", path, message });
-    const usesPat = auth.kind === "pat" || auth.kind === "both";
-    const usesOauth = auth.kind === "oauth" || auth.kind === "both";
-    if (usesPat && auth.pat_help === undefined) issue(["pat_help"], `is required when kind is "${auth.kind}"`);
-    if (usesOauth && auth.oauth === undefined) issue(["oauth"], `is required when kind is "${auth.kind}"`);
-    if (!usesOauth && auth.oauth !== undefined) issue(["oauth"], `must be absent when kind is "${auth.kind}"`);
-    tenantProblems(auth, issue);
-    if (auth.identity_fields !== undefined && auth.identity === undefined) issue(["identity_fields"], 'names identity fields, so "identity" must name the op that answers them');
-    const seen = new Map<string, string>();
-    for (const name of Object.keys(auth.headers ?? {})) {
-      const lower = name.toLowerCase();
-      const first = seen.get(lower);
-      if (first !== undefined) issue(["headers", name], `duplicates header "${first}" (names are case-insensitive)`);
-      else seen.set(lower, name);
-    }
-  });
+  const issue = (path: PropertyKey[], message: string) => context.addIssue({ code: "custom", path, message });
+  const usesPat = auth.kind === "pat" || auth.kind === "both";
+  const usesOauth = auth.kind === "oauth" || auth.kind === "both";
+  if (usesPat && auth.pat_help === undefined) issue(["pat_help"], `is required when kind is "${auth.kind}"`);
+  if (usesOauth && auth.oauth === undefined) issue(["oauth"], `is required when kind is "${auth.kind}"`);
+  if (!usesOauth && auth.oauth !== undefined) issue(["oauth"], `must be absent when kind is "${auth.kind}"`);
+  tenantProblems(auth, issue);
+  if (auth.identity_fields !== undefined && auth.identity === undefined)
+    issue(["identity_fields"], 'names identity fields, so "identity" must name the op that answers them');
+  const seen = new Map<string, string>();
+  for (const name of Object.keys(auth.headers ?? {})) {
+    const lower = name.toLowerCase();
+    const first = seen.get(lower);
+    if (first !== undefined) issue(["headers", name], `duplicates header "${first}" (names are case-insensitive)`);
+    else seen.set(lower, name);
+  }
+});
 
 const manifestObjectSchema = z
   .strictObject({

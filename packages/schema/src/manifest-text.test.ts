@@ -107,7 +107,10 @@ describe("manifest text is plain", () => {
           path = "auth.pat_help";
         }
         const issues = issuesOf(json);
-        expect(issues.map((issue) => issue.path), what).toContain(path);
+        expect(
+          issues.map((issue) => issue.path),
+          what,
+        ).toContain(path);
         const issue = issues.find((candidate) => candidate.path === path);
         expect(issue?.message, what).toMatch(/U\+[0-9A-F]{4,6} .*manifest text must be plain/);
         // The message never carries the character itself (it would reach a terminal).

@@ -10,7 +10,16 @@ export const BROKER_AUTHORIZE_PARAMETERS = ["response_type", "client_id", "redir
 const TOKEN_MEMBERS = new Set(["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token"]);
 
 /** RFC 6749 section 5.2 error codes (plus `invalid_client`'s siblings) a provider code may be mapped to. */
-export const OAUTH_ERROR_CODES = ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope", "server_error", "temporarily_unavailable"] as const;
+export const OAUTH_ERROR_CODES = [
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unauthorized_client",
+  "unsupported_grant_type",
+  "invalid_scope",
+  "server_error",
+  "temporarily_unavailable",
+] as const;
 
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 const PARAMETER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -66,7 +75,11 @@ export const oauthSchema = z
     authorize_params: z
       .record(
         z.string().regex(PARAMETER_NAME, "must be a parameter name ([A-Za-z0-9_.-], at most 64 characters)"),
-        z.string().min(1, "must not be empty").max(1000).refine((value) => !CONTROL.test(value), "must not hold control characters"),
+        z
+          .string()
+          .min(1, "must not be empty")
+          .max(1000)
+          .refine((value) => !CONTROL.test(value), "must not hold control characters"),
       )
       .optional(),
     /** The scope separator of the authorize request and the token answer: `" "` (default, RFC 6749) or `","`. */
@@ -78,9 +91,15 @@ export const oauthSchema = z
     /** The provider's own error codes mapped onto RFC 6749's (`bad_verification_code` -> `invalid_grant`). */
     error_codes: z.record(z.string().regex(PROVIDER_CODE, "must be a provider error code"), z.enum(OAUTH_ERROR_CODES)).optional(),
     /** `token_type` values (besides `bearer`) that mean a bearer token (Slack: `bot`, `user`). */
-    bearer_token_types: z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "must be a token type word")).min(1).optional(),
+    bearer_token_types: z
+      .array(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "must be a token type word"))
+      .min(1)
+      .optional(),
     /** The `Authorization` scheme for tokens from this OAuth flow when it differs from `auth.authorization` (Linear: `Bearer` for OAuth, a bare personal key). */
-    authorization: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP auth scheme token (such as "Bearer") or "none"').optional(),
+    authorization: z
+      .string()
+      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP auth scheme token (such as "Bearer") or "none"')
+      .optional(),
     /** Dot-paths of extra answer members the member client needs (Stripe: `stripe_user_id`), sealed with the tokens. */
     bundle_fields: z.array(dotPath).min(1).max(10).optional(),
     /** How the broker revokes a token when the member disconnects. */
@@ -100,7 +119,7 @@ export const oauthSchema = z
       if (URL.canParse(authorizeUrl)) fixedInUrl = new URL(authorizeUrl).searchParams;
       for (const name of Object.keys(oauth.authorize_params)) {
         if ((BROKER_AUTHORIZE_PARAMETERS as readonly string[]).includes(name)) {
-          issue(["authorize_params", name], `is set by the broker itself${name === "scope" ? " (list scopes in \"scopes\")" : ""}`);
+          issue(["authorize_params", name], `is set by the broker itself${name === "scope" ? ' (list scopes in "scopes")' : ""}`);
         } else if (fixedInUrl.has(name)) {
           issue(["authorize_params", name], "is already fixed in authorize_url's query");
         }

@@ -41,7 +41,11 @@ export const pagingSchema = z.discriminatedUnion("from", [
     from: z.literal("link"),
     arg: arg.optional(),
     query_key: z.string().regex(QUERY_KEY, "must be a URL query key"),
-    link_paths: z.array(z.string().max(512).regex(LINK_PATH, 'must be a path of literal segments and "*" (one segment), such as /repositories/*/issues')).min(1).max(4).optional(),
+    link_paths: z
+      .array(z.string().max(512).regex(LINK_PATH, 'must be a path of literal segments and "*" (one segment), such as /repositories/*/issues'))
+      .min(1)
+      .max(4)
+      .optional(),
     next_op: nextOp.optional(),
   }),
   z.strictObject({ from: z.literal("body"), arg: arg.optional(), cursor: dotPath, more: dotPath.optional(), next_op: nextOp.optional() }),

@@ -21,9 +21,8 @@ describe("parsePathTemplate", () => {
     });
   });
 
-  it.each(["/a/%2E", "/a/.%2e", "/%2e%2e/b", "/a/../b", "/a//b", "/a/b%zz", "/a b", "/a?x", "/a?={v}", "/a?k=v=w", "/a/{B}"])(
-    "refuses %s",
-    (path) => expect(parsePathTemplate(path).ok).toBe(false),
+  it.each(["/a/%2E", "/a/.%2e", "/%2e%2e/b", "/a/../b", "/a//b", "/a/b%zz", "/a b", "/a?x", "/a?={v}", "/a?k=v=w", "/a/{B}"])("refuses %s", (path) =>
+    expect(parsePathTemplate(path).ok).toBe(false),
   );
 
   it("never accepts a path that leaves its base or names a host (property)", () => {

@@ -53,7 +53,9 @@ function parse(path: string): PathTemplateResult {
     const suffixed = SUFFIXED.exec(raw);
     if (suffixed !== null) return void segments.push({ kind: "arg", name: suffixed[1] as string, suffix: suffixed[2] as string });
     if (raw.includes("{") || raw.includes("}")) {
-      problems.push(`segment "${raw}": a placeholder must be a whole segment (or be followed by a literal suffix that starts with ":" or "."), and braces are not allowed otherwise`);
+      problems.push(
+        `segment "${raw}": a placeholder must be a whole segment (or be followed by a literal suffix that starts with ":" or "."), and braces are not allowed otherwise`,
+      );
     } else if (raw === "" && index < rawSegments.length - 1) {
       problems.push("must not hold an empty segment");
     } else if (!PCHAR.test(raw) || PERCENT.test(raw)) {

@@ -33,7 +33,9 @@ describe("errors (the integration's error dialect)", () => {
   });
 
   it("refuses a declaration that names no valid path, at its JSON path", () => {
-    expect(issues({ ...base, errors: { code: "error..code" }, ops: [listOp] })).toEqual([{ path: "errors.code", message: expect.stringContaining("empty segment") }]);
+    expect(issues({ ...base, errors: { code: "error..code" }, ops: [listOp] })).toEqual([
+      { path: "errors.code", message: expect.stringContaining("empty segment") },
+    ]);
     expect(issues({ ...base, errors: { message: ["error.message", "__proto__.x"] }, ops: [listOp] })).toEqual([
       { path: "errors.message[1]", message: expect.stringContaining("__proto__") },
     ]);
@@ -49,7 +51,7 @@ describe("errors (the integration's error dialect)", () => {
     expect(issues({ ...base, errors: { message: "m", codes: { x: "forbidden" } }, ops: [listOp] })).toEqual([
       { path: "errors.codes", message: expect.stringContaining('"code"') },
     ]);
-    expect(issues({ ...base, errors: { code: "error", codes: { invalid_auth: "invalid_args" } }, ops: [listOp] })[0]?.path).toBe('errors.codes.invalid_auth');
+    expect(issues({ ...base, errors: { code: "error", codes: { invalid_auth: "invalid_args" } }, ops: [listOp] })[0]?.path).toBe("errors.codes.invalid_auth");
     expect(issues({ ...base, errors: { code: "error", extra: 1 }, ops: [listOp] })[0]).toEqual({ path: "errors", message: 'unknown key "extra"' });
   });
 });
@@ -67,7 +69,9 @@ describe("page (a list op's pagination)", () => {
   });
 
   it("refuses a page whose arg is undeclared, required, or not where a cursor can go", () => {
-    expect(issues(withPage({ from: "link", arg: "after", query_key: "page" }))).toEqual([{ path: "ops[0].page.arg", message: 'names no declared arg ("after")' }]);
+    expect(issues(withPage({ from: "link", arg: "after", query_key: "page" }))).toEqual([
+      { path: "ops[0].page.arg", message: 'names no declared arg ("after")' },
+    ]);
     expect(issues(withPage({ from: "link", arg: "cursor", query_key: "page" }, { args: { cursor: { required: true } } }))).toEqual([
       { path: "ops[0].args.cursor.required", message: expect.stringContaining("must be optional") },
     ]);

@@ -36,7 +36,8 @@ describe("markedError: one base for every error class of ours", () => {
 describe("OP_ID_PATTERN and KEY_PATTERN", () => {
   it("take namespace.verb op ids only", () => {
     for (const id of ["issues.create", "repos.list_for_user", "a1.b2"]) expect(OP_ID_PATTERN.test(id), id).toBe(true);
-    for (const id of ["issues", "Issues.create", "1x.create", "issues.create.now", "issues._x", "issues.create\n", ""]) expect(OP_ID_PATTERN.test(id), id).toBe(false);
+    for (const id of ["issues", "Issues.create", "1x.create", "issues.create.now", "issues._x", "issues.create\n", ""])
+      expect(OP_ID_PATTERN.test(id), id).toBe(false);
   });
 
   it("take a 32-byte unpadded base64url key in its one canonical spelling", () => {

@@ -30,7 +30,10 @@ export function parseTenantTemplate(url: string, maxPlaceholders: number): Tenan
   if (stray !== null) return { ok: false, problem: `holds "${stray[0]}": braces may only form a {tenant} placeholder` };
   if (names.length === 0) return { ok: true, placeholders: [], probe: url };
   if (names.length > maxPlaceholders) {
-    return { ok: false, problem: `holds ${names.length} placeholders; at most ${maxPlaceholders} tenant setting${maxPlaceholders === 1 ? "" : "s"} may stand in it` };
+    return {
+      ok: false,
+      problem: `holds ${names.length} placeholders; at most ${maxPlaceholders} tenant setting${maxPlaceholders === 1 ? "" : "s"} may stand in it`,
+    };
   }
   if (!url.startsWith("https://")) return { ok: false, problem: "must be an https URL" };
   const rest = url.slice("https://".length);
@@ -81,9 +84,7 @@ export function tenantValueProblem(value: string, place: TenantPlace): string | 
   if (value.length === 0) return "is empty";
   if (value.length > MAX_TENANT_LENGTH) return `is longer than ${MAX_TENANT_LENGTH} characters`;
   if (place === "host") {
-    return HOST_TENANT.test(value)
-      ? undefined
-      : "must be one DNS label: lowercase letters, digits and inner hyphens (no dots, no xn-- prefix)";
+    return HOST_TENANT.test(value) ? undefined : "must be one DNS label: lowercase letters, digits and inner hyphens (no dots, no xn-- prefix)";
   }
   return PATH_TENANT.test(value) ? undefined : "must be one path segment of letters, digits, - and _";
 }

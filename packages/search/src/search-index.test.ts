@@ -100,7 +100,16 @@ describe("typo tolerance", () => {
 describe("filters and shape", () => {
   it("an op hit names its integration, label, access and destructive flag; an integration hit its auth kind", () => {
     const [close] = index.search("close issue", { limit: 1 });
-    expect(close).toMatchObject({ kind: "op", integration: "github", name: "GitHub", category: "development", op: "issues.close", label: "Close an issue", access: "write", destructive: true });
+    expect(close).toMatchObject({
+      kind: "op",
+      integration: "github",
+      name: "GitHub",
+      category: "development",
+      op: "issues.close",
+      label: "Close an issue",
+      access: "write",
+      destructive: true,
+    });
     const [github] = index.search("github", { limit: 1 });
     expect(github).toMatchObject({ kind: "integration", integration: "github", auth: "both" });
     expect(typeof github?.score).toBe("number");

@@ -137,7 +137,14 @@ function buildIndex(integrations: readonly SearchableIntegration[]): Built {
     const integration = manifests.get(document.integration) as SearchableIntegration;
     const rounded = Math.round(score * 1000) / 1000;
     if (document.kind === "integration") {
-      return { kind: "integration", integration: integration.id, name: integration.name, category: integration.category, auth: integration.auth.kind, score: rounded };
+      return {
+        kind: "integration",
+        integration: integration.id,
+        name: integration.name,
+        category: integration.category,
+        auth: integration.auth.kind,
+        score: rounded,
+      };
     }
     const operation = operations.get(key) as Operation;
     return {
@@ -176,7 +183,10 @@ function buildIndex(integrations: readonly SearchableIntegration[]): Built {
       const accept = accepts(options);
       const terms = queryTerms(query.slice(0, MAX_QUERY_LENGTH));
       if (terms.length === 0) {
-        return documents.filter((document) => accept(document.key)).slice(0, limit).map((document) => hit(document.key, 0));
+        return documents
+          .filter((document) => accept(document.key))
+          .slice(0, limit)
+          .map((document) => hit(document.key, 0));
       }
       // The terms are processed already: MiniSearch gets them as they are, not the raw query again.
       const results: SearchResult[] = miniSearch.search(terms.join(" "), {

@@ -36,7 +36,11 @@ afterEach(() => vi.restoreAllMocks());
 describe("a long query costs what a few words cost", () => {
   const ordinary = "create issue";
   // Distinct real words of the catalog, each with prefix and two-edit fuzzy expansion.
-  const distinct = "list create update delete message channel issue customer invoice domain record task calendar event page block comment repository member user team project label".slice(0, 200);
+  const distinct =
+    "list create update delete message channel issue customer invoice domain record task calendar event page block comment repository member user team project label".slice(
+      0,
+      200,
+    );
   const repeated = "issues ".repeat(28);
   const oneLongWord = "a".repeat(200);
 

@@ -1,6 +1,33 @@
 /** Words that say nothing about which op a person wants. */
 const STOP_WORDS = new Set([
-  "a", "an", "the", "to", "of", "in", "on", "for", "my", "your", "our", "and", "or", "with", "from", "by", "is", "it", "its", "at", "as", "be", "me", "i", "this", "that", "into", "one",
+  "a",
+  "an",
+  "the",
+  "to",
+  "of",
+  "in",
+  "on",
+  "for",
+  "my",
+  "your",
+  "our",
+  "and",
+  "or",
+  "with",
+  "from",
+  "by",
+  "is",
+  "it",
+  "its",
+  "at",
+  "as",
+  "be",
+  "me",
+  "i",
+  "this",
+  "that",
+  "into",
+  "one",
 ]);
 
 /**
@@ -18,7 +45,10 @@ export function tokenize(text: string): string[] {
  * so a query finds what the index holds whatever the spelling of the number.
  */
 export function processTerm(term: string): string | null {
-  const lower = term.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  const lower = term
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
   if (lower === "" || STOP_WORDS.has(lower)) return null;
   return singular(lower);
 }

@@ -95,7 +95,7 @@ export const confirmationRequiredSchema = z.strictObject({
   integration: z.string(),
   op: z.string(),
   confirm: z.string(),
-  preview: z.string().optional().describe("What the write will touch, read from the provider now; the member signs `confirm` + \"\\n\" + `preview`."),
+  preview: z.string().optional().describe('What the write will touch, read from the provider now; the member signs `confirm` + "\\n" + `preview`.'),
   details: z.array(confirmDetailSchema),
   args_digest: z.string(),
   gid: z.string(),

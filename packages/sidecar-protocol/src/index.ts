@@ -58,7 +58,16 @@ export {
   type PaletteRefusal,
   type PaletteArg,
 } from "./palette-schema.js";
-export { searchAnswerSchema, readinessHitSchema, grantStatusSchema, readinessSchema, type SearchAnswer, type ReadinessHit, type GrantStatus, type Readiness } from "./search-schema.js";
+export {
+  searchAnswerSchema,
+  readinessHitSchema,
+  grantStatusSchema,
+  readinessSchema,
+  type SearchAnswer,
+  type ReadinessHit,
+  type GrantStatus,
+  type Readiness,
+} from "./search-schema.js";
 export { identityAnswerSchema, registryInfoSchema, type IdentityAnswer, type RegistryInfo } from "./identity-schema.js";
 export { revokeAnswerSchema, type RevokeAnswer } from "./revoke-schema.js";
 export { whoamiAnswerSchema, whoamiAccountSchema, type WhoamiAnswer, type WhoamiAccount } from "./whoami-schema.js";

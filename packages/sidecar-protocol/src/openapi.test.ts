@@ -25,10 +25,20 @@ describe("openapi.json", () => {
   });
 
   it("describes every route of the contract, each behind the caller token", () => {
-    const document = sidecarOpenApi() as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>; security: unknown };
-    const described = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`));
+    const document = sidecarOpenApi() as {
+      paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
+      security: unknown;
+    };
+    const described = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`),
+    );
     expect(described.sort()).toEqual(
-      [...Object.values(SIDECAR_ROUTES).map((route) => `${route.method} ${route.path} ${route.name}`), `GET ${OPENAPI_PATH} openapi`, "GET /healthz health", "GET /readyz ready"].sort(),
+      [
+        ...Object.values(SIDECAR_ROUTES).map((route) => `${route.method} ${route.path} ${route.name}`),
+        `GET ${OPENAPI_PATH} openapi`,
+        "GET /healthz health",
+        "GET /readyz ready",
+      ].sort(),
     );
     expect(document.security).toEqual([{ callerToken: [] }]);
     for (const methods of Object.values(document.paths)) for (const operation of Object.values(methods)) expect(operation.responses).toHaveProperty("401");
@@ -50,7 +60,8 @@ describe("openapi.json", () => {
   });
 
   it("states the rules a validator can check: the op id pattern, the search text counted in code points, the grant count", () => {
-    const schemas = (sidecarOpenApi() as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } }).components.schemas;
+    const schemas = (sidecarOpenApi() as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } }).components
+      .schemas;
     expect(schemas["RunBody"]?.properties["op"]).toMatchObject({ pattern: "^[a-z][a-z0-9_]*\\.[a-z][a-z0-9_]*$", maxLength: 100 });
     expect(schemas["SearchBody"]?.properties["q"]).toMatchObject({ maxLength: 200 });
     expect(schemas["SearchBody"]?.properties["grants"]).toMatchObject({ maxItems: 32 });

@@ -89,17 +89,27 @@ const jsonContent = (schema: JsonObject) => ({ "application/json": { schema } })
 const REFUSALS: Record<string, { status: string; description: string }> = {
   BadRequest: { status: "400", description: "`invalid_body` (with `issues`: each path and what is wrong), `invalid_json` or `bad_request`. Nothing ran." },
   Unauthorized: { status: "401", description: "`unauthorized`: no `Authorization: Bearer <caller token>`, or another token." },
-  Forbidden: { status: "403", description: "`forbidden_host` or `forbidden_origin`: `Host` is not this sidecar's loopback address and port, or an `Origin` is (a web page cannot call the sidecar)." },
+  Forbidden: {
+    status: "403",
+    description:
+      "`forbidden_host` or `forbidden_origin`: `Host` is not this sidecar's loopback address and port, or an `Origin` is (a web page cannot call the sidecar).",
+  },
   TooLarge: { status: "413", description: "`body_too_large`: bodies are at most 256 KiB." },
   UnsupportedMediaType: { status: "415", description: "`unsupported_media_type`: bodies are JSON only." },
   ServerError: { status: "500", description: "`audit_unavailable` (the audit log could not be written, so nothing was answered or sent) or `internal_error`." },
 };
 
 function operation(route: SidecarRoute) {
-  const refusals = route.body === undefined ? ["Unauthorized", "Forbidden", "ServerError"] : ["BadRequest", "Unauthorized", "Forbidden", "TooLarge", "UnsupportedMediaType", "ServerError"];
+  const refusals =
+    route.body === undefined
+      ? ["Unauthorized", "Forbidden", "ServerError"]
+      : ["BadRequest", "Unauthorized", "Forbidden", "TooLarge", "UnsupportedMediaType", "ServerError"];
   const responses: JsonObject = {
     "200": {
-      description: route.body === undefined ? "The answer." : "The route's answer: every well-formed, authorised call answers 200, refusals included (as envelopes with a `next_action`).",
+      description:
+        route.body === undefined
+          ? "The answer."
+          : "The route's answer: every well-formed, authorised call answers 200, refusals included (as envelopes with a `next_action`).",
       content: jsonContent(ref(idOf(ANSWER_SCHEMAS, route.answer))),
     },
   };

@@ -13,7 +13,9 @@ export const paletteOperationSchema = z.strictObject({
   page: z
     .strictObject({ arg: z.string().optional() })
     .optional()
-    .describe("Present when the op pages: `arg` carries the cursor (absent when the op takes none: its pages continue through another op or a next path); a run passes `page` (an answer's `next_page`) instead."),
+    .describe(
+      "Present when the op pages: `arg` carries the cursor (absent when the op takes none: its pages continue through another op or a next path); a run passes `page` (an answer's `next_page`) instead.",
+    ),
 });
 
 /** `POST /v1/ops`: the palette a grant enables (a read grant lists reads only; an allow-list is respected). */

@@ -64,7 +64,12 @@ describe("createSidecarClient over the Unix socket", () => {
   });
 
   it("resolves with an error envelope: a refusal inside the route is an answer", async () => {
-    const refusal = { status: "error", integration: null, op: "repos.list", error: { code: "grant_invalid", message: "grant refused", next_action: "Ask again." } };
+    const refusal = {
+      status: "error",
+      integration: null,
+      op: "repos.list",
+      error: { code: "grant_invalid", message: "grant refused", next_action: "Ask again." },
+    };
     sidecar.handle((_request, response) => sendJson(response, 200, refusal));
     await expect(client.run({ grant: GRANT, op: "repos.list" })).resolves.toEqual(refusal);
   });
@@ -90,7 +95,9 @@ describe("createSidecarClient over the Unix socket", () => {
       { path: "op", message: "must be an op id such as repos.list" },
       { path: "extra", message: "unknown key" },
     ];
-    sidecar.handle((_request, response) => sendJson(response, 400, { error: { code: "invalid_body", message: "the request body does not match this route's schema", issues } }));
+    sidecar.handle((_request, response) =>
+      sendJson(response, 400, { error: { code: "invalid_body", message: "the request body does not match this route's schema", issues } }),
+    );
     const error = await rejection(client.run({ grant: GRANT, op: "repos.list" }));
     expect(error).toMatchObject({ code: "invalid_body", status: 400, issues });
     expect(error.message).toContain("op, extra");
@@ -160,12 +167,16 @@ describe("createSidecarClient without a sidecar", () => {
     await client.close();
   });
 
-  it.each([{ socketPath: "sidecar.sock" }, { url: "https://127.0.0.1:8787" }, { url: "http://example.com:8787" }, { url: "http://127.0.0.1:8787/v1" }, { url: "http://u:p@127.0.0.1:1" }, { url: "not a url" }])(
-    "refuses the target %j before sending anything",
-    (target) => {
-      expect(() => createSidecarClient(target, { callerToken: TOKEN })).toThrow(expect.objectContaining({ code: "invalid_target" }));
-    },
-  );
+  it.each([
+    { socketPath: "sidecar.sock" },
+    { url: "https://127.0.0.1:8787" },
+    { url: "http://example.com:8787" },
+    { url: "http://127.0.0.1:8787/v1" },
+    { url: "http://u:p@127.0.0.1:1" },
+    { url: "not a url" },
+  ])("refuses the target %j before sending anything", (target) => {
+    expect(() => createSidecarClient(target, { callerToken: TOKEN })).toThrow(expect.objectContaining({ code: "invalid_target" }));
+  });
 
   it("refuses an empty caller token and a timeout that is no positive whole number", () => {
     expect(() => createSidecarClient({ url: "http://127.0.0.1:1" }, { callerToken: " " })).toThrow(TypeError);
@@ -177,7 +188,9 @@ describe("createSidecarClient without a sidecar", () => {
 describe("createSidecarClient over loopback TCP", () => {
   it("sends Host with the port, and the token", async () => {
     const sidecar = await startOnLoopback();
-    sidecar.handle((_request, response) => sendJson(response, 200, { public_key: "k", registry: { hash: "h", sequence: 0, source: "embedded", synced_at: null } }));
+    sidecar.handle((_request, response) =>
+      sendJson(response, 200, { public_key: "k", registry: { hash: "h", sequence: 0, source: "embedded", synced_at: null } }),
+    );
     const client = createSidecarClient({ url: `${sidecar.url}/` }, { callerToken: TOKEN });
     await expect(client.identity()).resolves.toMatchObject({ public_key: "k" });
     expect(sidecar.seen[0]?.headers).toMatchObject({ host: sidecar.url.slice("http://".length), authorization: `Bearer ${TOKEN}` });

@@ -88,7 +88,9 @@ export function createSidecarClient(target: SidecarTarget, options: SidecarClien
     try {
       json = JSON.parse(text);
     } catch {
-      throw new SidecarClientError("bad_answer", `the sidecar answered ${name} with ${response.statusCode} and a body that is not JSON`, { status: response.statusCode });
+      throw new SidecarClientError("bad_answer", `the sidecar answered ${name} with ${response.statusCode} and a body that is not JSON`, {
+        status: response.statusCode,
+      });
     }
     if (response.statusCode === 200 && typeof json === "object" && json !== null && !Array.isArray(json)) return json;
     throw refusal(name, response.statusCode, json);
@@ -118,10 +120,14 @@ function transportError(error: unknown, name: string, where: string, timeoutMs: 
 
 function refusal(name: string, status: number, json: unknown): SidecarClientError {
   const parsed = httpErrorBodySchema.safeParse(json);
-  if (!parsed.success) return new SidecarClientError("bad_answer", `the sidecar answered ${name} with ${status} and a body this client does not know`, { status });
+  if (!parsed.success)
+    return new SidecarClientError("bad_answer", `the sidecar answered ${name} with ${status} and a body this client does not know`, { status });
   const { code, issues } = (parsed.data as HttpErrorBody).error;
   const paths = issues === undefined || issues.length === 0 ? "" : `: ${issues.map((issue) => issue.path || "(the body)").join(", ")}`;
-  return new SidecarClientError(code, `the sidecar refused ${name} (${status} ${code})${paths}${HINTS[code] ?? ""}`, { status, ...(issues === undefined ? {} : { issues }) });
+  return new SidecarClientError(code, `the sidecar refused ${name} (${status} ${code})${paths}${HINTS[code] ?? ""}`, {
+    status,
+    ...(issues === undefined ? {} : { issues }),
+  });
 }
 
 const HINTS: Partial<Record<string, string>> = {

@@ -13,7 +13,8 @@ const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"]);
  */
 export function checkSidecarTarget(target: SidecarTarget): SidecarTarget {
   if ("socketPath" in target) {
-    if (!isAbsolute(target.socketPath)) throw new SidecarClientError("invalid_target", "the sidecar socket must be an absolute path, such as $SIDECAR_HOME/sidecar.sock");
+    if (!isAbsolute(target.socketPath))
+      throw new SidecarClientError("invalid_target", "the sidecar socket must be an absolute path, such as $SIDECAR_HOME/sidecar.sock");
     return { socketPath: target.socketPath };
   }
   let url: URL;
@@ -22,7 +23,15 @@ export function checkSidecarTarget(target: SidecarTarget): SidecarTarget {
   } catch {
     throw new SidecarClientError("invalid_target", "the sidecar address must be a loopback http origin, such as http://127.0.0.1:8787");
   }
-  if (url.protocol !== "http:" || !LOOPBACK.has(url.hostname) || url.username !== "" || url.password !== "" || (url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "") {
+  if (
+    url.protocol !== "http:" ||
+    !LOOPBACK.has(url.hostname) ||
+    url.username !== "" ||
+    url.password !== "" ||
+    (url.pathname !== "/" && url.pathname !== "") ||
+    url.search !== "" ||
+    url.hash !== ""
+  ) {
     throw new SidecarClientError("invalid_target", "the sidecar address must be a loopback http origin, such as http://127.0.0.1:8787");
   }
   return { url: url.origin };

@@ -23,9 +23,13 @@ export function identityExample(manifest: Manifest): IdentityExample | undefined
   if (op === undefined) return undefined;
   const truthFile = new URL(`provider-truth/${manifest.id}.json`, FIXTURES);
   const truth = existsSync(truthFile)
-    ? (read(`provider-truth/${manifest.id}.json`)["identity"] as { op: string; response: IdentityExample["response"]; expect: { account: IdentityExample["account"] } } | undefined)
+    ? (read(`provider-truth/${manifest.id}.json`)["identity"] as
+        | { op: string; response: IdentityExample["response"]; expect: { account: IdentityExample["account"] } }
+        | undefined)
     : undefined;
-  const recorded = read(`${manifest.id}.json`)[op] as { response: IdentityExample["response"]; picked?: Record<string, unknown>; connection?: Record<string, string> } | undefined;
+  const recorded = read(`${manifest.id}.json`)[op] as
+    | { response: IdentityExample["response"]; picked?: Record<string, unknown>; connection?: Record<string, string> }
+    | undefined;
   const response = truth?.op === op ? truth.response : recorded?.response;
   const text = (value: unknown) => (typeof value === "number" ? String(value) : (value as string));
   const account =

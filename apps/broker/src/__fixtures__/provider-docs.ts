@@ -69,12 +69,30 @@ export const github: ProviderDoc = {
   formUnlessJsonAccepted: true,
   authorize: { scope: "repo" },
   // "http://your-application.com/callback?error=access_denied&error_description=The+user+has+denied+your+application+access.&error_uri=..."
-  denied: { error: "access_denied", error_description: "The user has denied your application access.", error_uri: "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-authorization-request-errors/#access-denied" },
+  denied: {
+    error: "access_denied",
+    error_description: "The user has denied your application access.",
+    error_uri: "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-authorization-request-errors/#access-denied",
+  },
   success: ({ access }) => ({ status: 200, body: { access_token: access, scope: "repo,gist", token_type: "bearer" } }),
   refusal: (kind) =>
     kind === "bad_client"
-      ? { status: 200, body: { error: "incorrect_client_credentials", error_description: "The client_id and/or client_secret passed are incorrect.", error_uri: `${GITHUB_ERRORS}#incorrect-client-credentials` } }
-      : { status: 200, body: { error: "bad_verification_code", error_description: "The code passed is incorrect or expired.", error_uri: `${GITHUB_ERRORS}#bad-verification-code` } },
+      ? {
+          status: 200,
+          body: {
+            error: "incorrect_client_credentials",
+            error_description: "The client_id and/or client_secret passed are incorrect.",
+            error_uri: `${GITHUB_ERRORS}#incorrect-client-credentials`,
+          },
+        }
+      : {
+          status: 200,
+          body: {
+            error: "bad_verification_code",
+            error_description: "The code passed is incorrect or expired.",
+            error_uri: `${GITHUB_ERRORS}#bad-verification-code`,
+          },
+        },
   expect: { scope: "repo gist" },
 };
 
@@ -94,10 +112,19 @@ export const gitlab: ProviderDoc = {
   refresh: "rotate",
   authorize: { scope: "api" },
   denied: { error: "access_denied", error_description: "The resource owner or authorization server denied the request." },
-  success: ({ access, refresh }) => ({ status: 200, body: { access_token: access, token_type: "bearer", expires_in: 7200, refresh_token: refresh, created_at: 1607635748 } }),
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: { access_token: access, token_type: "bearer", expires_in: 7200, refresh_token: refresh, created_at: 1607635748 },
+  }),
   refusal: (kind) =>
     kind === "bad_client"
-      ? { status: 401, body: { error: "invalid_client", error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method." } }
+      ? {
+          status: 401,
+          body: {
+            error: "invalid_client",
+            error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.",
+          },
+        }
       : {
           status: 400,
           body: {
@@ -134,7 +161,10 @@ export const googleCalendar: ProviderDoc = {
   denied: { error: "access_denied" },
   success: ({ grant, access, refresh }) => ({
     status: 200,
-    body: grant === "code" ? { access_token: access, expires_in: 3920, token_type: "Bearer", scope: CALENDAR_SCOPES, refresh_token: refresh } : { access_token: access, expires_in: 3920, scope: CALENDAR_SCOPES, token_type: "Bearer" },
+    body:
+      grant === "code"
+        ? { access_token: access, expires_in: 3920, token_type: "Bearer", scope: CALENDAR_SCOPES, refresh_token: refresh }
+        : { access_token: access, expires_in: 3920, scope: CALENDAR_SCOPES, token_type: "Bearer" },
   }),
   refusal: (kind) =>
     kind === "bad_client"
@@ -163,7 +193,10 @@ export const linear: ProviderDoc = {
   refresh: "rotate",
   authorize: { scope: "read,write" },
   denied: { error: "access_denied" },
-  success: ({ access, refresh }) => ({ status: 200, body: { access_token: access, token_type: "Bearer", expires_in: 86399, scope: "read write", refresh_token: refresh } }),
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: { access_token: access, token_type: "Bearer", expires_in: 86399, scope: "read write", refresh_token: refresh },
+  }),
   // Linear's page shows no error body; its token endpoint answers RFC 6749 section 5.2 errors.
   refusal: (kind) => (kind === "bad_client" ? { status: 401, body: { error: "invalid_client" } } : { status: 400, body: { error: "invalid_grant" } }),
   expect: { scope: "read write", expiresIn: 86399 },
@@ -249,11 +282,30 @@ export const slack: ProviderDoc = {
             enterprise: null,
             is_enterprise_install: false,
           }
-        : { ok: true, app_id: "A0KRD7HC3", access_token: access, token_type: "user", scope: SLACK_USER_SCOPES, refresh_token: refresh, expires_in: 43200, team: { id: "T9TK3CUKW", name: "Slack Softball Team" } },
+        : {
+            ok: true,
+            app_id: "A0KRD7HC3",
+            access_token: access,
+            token_type: "user",
+            scope: SLACK_USER_SCOPES,
+            refresh_token: refresh,
+            expires_in: 43200,
+            team: { id: "T9TK3CUKW", name: "Slack Softball Team" },
+          },
   }),
   refusal: (kind) => ({
     status: 200,
-    body: { ok: false, error: kind === "bad_client" ? "bad_client_secret" : kind === "bad_refresh" ? "invalid_refresh_token" : kind === "bad_request" ? "invalid_arguments" : "invalid_code" },
+    body: {
+      ok: false,
+      error:
+        kind === "bad_client"
+          ? "bad_client_secret"
+          : kind === "bad_refresh"
+            ? "invalid_refresh_token"
+            : kind === "bad_request"
+              ? "invalid_arguments"
+              : "invalid_code",
+    },
   }),
   expect: { scope: "channels:read channels:history chat:write users:read", expiresIn: 43200, fields: { "team.id": "T9TK3CUKW", "authed_user.id": "U1234" } },
 };
@@ -280,11 +332,25 @@ export const stripe: ProviderDoc = {
   denied: { error: "access_denied", error_description: "The user denied your request" },
   success: ({ access, refresh }) => ({
     status: 200,
-    body: { access_token: access, livemode: false, refresh_token: refresh, token_type: "bearer", stripe_publishable_key: "pk_test_51Hdocumented", stripe_user_id: "acct_1032D82eZvKYlo2C", scope: "read_write" },
+    body: {
+      access_token: access,
+      livemode: false,
+      refresh_token: refresh,
+      token_type: "bearer",
+      stripe_publishable_key: "pk_test_51Hdocumented",
+      stripe_user_id: "acct_1032D82eZvKYlo2C",
+      scope: "read_write",
+    },
   }),
   refusal: (kind) =>
     kind === "bad_client"
-      ? { status: 401, body: { error: "invalid_client", error_description: "No authentication was provided. Send your secret API key using the Authorization header, or as a client_secret POST parameter." } }
+      ? {
+          status: 401,
+          body: {
+            error: "invalid_client",
+            error_description: "No authentication was provided. Send your secret API key using the Authorization header, or as a client_secret POST parameter.",
+          },
+        }
       : kind === "bad_refresh"
         ? { status: 400, body: { error: "invalid_grant", error_description: "Refresh token does not exist: rt_unknown" } }
         : { status: 400, body: { error: "invalid_grant", error_description: "Authorization code does not exist: ac_unknown" } },
@@ -341,8 +407,18 @@ export const microsoftOutlookMail: ProviderDoc = {
     kind === "bad_client"
       ? { status: 401, body: { error: "invalid_client", error_description: "AADSTS7000215: Invalid client secret provided.", error_codes: [7000215] } }
       : kind === "bad_refresh"
-        ? { status: 400, body: { error: "invalid_grant", error_description: "AADSTS70008: The provided authorization code or refresh token has expired due to inactivity.", error_codes: [70008] } }
-        : { status: 400, body: { error: "invalid_grant", error_description: "AADSTS70000: The provided value for the 'code' parameter is not valid.", error_codes: [70000] } },
+        ? {
+            status: 400,
+            body: {
+              error: "invalid_grant",
+              error_description: "AADSTS70008: The provided authorization code or refresh token has expired due to inactivity.",
+              error_codes: [70008],
+            },
+          }
+        : {
+            status: 400,
+            body: { error: "invalid_grant", error_description: "AADSTS70000: The provided value for the 'code' parameter is not valid.", error_codes: [70000] },
+          },
   expect: { scope: GRAPH_MAIL_SCOPES, expiresIn: 3599 },
 };
 
@@ -370,7 +446,15 @@ export const dropbox: ProviderDoc = {
     status: 200,
     body:
       grant === "code"
-        ? { access_token: access, expires_in: 14400, token_type: "bearer", scope: DROPBOX_SCOPES, refresh_token: refresh, account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc", uid: "12345" }
+        ? {
+            access_token: access,
+            expires_in: 14400,
+            token_type: "bearer",
+            scope: DROPBOX_SCOPES,
+            refresh_token: refresh,
+            account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc",
+            uid: "12345",
+          }
         : { access_token: access, expires_in: 14400, token_type: "bearer" },
   }),
   refusal: (kind) =>
@@ -402,7 +486,14 @@ export const box: ProviderDoc = {
   denied: { error: "access_denied", error_description: "The user denied access to your application" },
   success: ({ access, refresh }) => ({
     status: 200,
-    body: { access_token: access, expires_in: 3600, issued_token_type: "urn:ietf:params:oauth:token-type:access_token", refresh_token: refresh, restricted_to: [], token_type: "bearer" },
+    body: {
+      access_token: access,
+      expires_in: 3600,
+      issued_token_type: "urn:ietf:params:oauth:token-type:access_token",
+      refresh_token: refresh,
+      restricted_to: [],
+      token_type: "bearer",
+    },
   }),
   refusal: (kind) =>
     kind === "bad_client"
@@ -432,7 +523,10 @@ export const jira: ProviderDoc = {
   refresh: "rotate",
   authorize: { audience: "api.atlassian.com", prompt: "consent", scope: JIRA_SCOPES },
   denied: { error: "access_denied", error_description: "User did not authorize the request" },
-  success: ({ access, refresh }) => ({ status: 200, body: { access_token: access, expires_in: 3600, token_type: "Bearer", refresh_token: refresh, scope: JIRA_SCOPES } }),
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: { access_token: access, expires_in: 3600, token_type: "Bearer", refresh_token: refresh, scope: JIRA_SCOPES },
+  }),
   // Atlassian's page shows invalid_grant for a bad or used code and an unknown refresh token; a wrong client secret is answered in RFC 6749's words.
   refusal: (kind) =>
     kind === "bad_client"
@@ -481,7 +575,8 @@ export const asana: ProviderDoc = {
   expect: { expiresIn: 3600 },
 };
 
-const ZOOM_SCOPES = "user:read:user meeting:read:list_meetings meeting:read:meeting meeting:read:invitation meeting:write:meeting meeting:update:meeting meeting:delete:meeting meeting:read:list_past_participants cloud_recording:read:list_user_recordings";
+const ZOOM_SCOPES =
+  "user:read:user meeting:read:list_meetings meeting:read:meeting meeting:read:invitation meeting:write:meeting meeting:update:meeting meeting:delete:meeting meeting:read:list_past_participants cloud_recording:read:list_user_recordings";
 
 export const zoom: ProviderDoc = {
   id: "zoom",
@@ -500,7 +595,10 @@ export const zoom: ProviderDoc = {
   refresh: "rotate",
   authorize: { scope: ZOOM_SCOPES },
   denied: { error: "access_denied" },
-  success: ({ access, refresh }) => ({ status: 200, body: { access_token: access, token_type: "bearer", refresh_token: refresh, expires_in: 3599, scope: ZOOM_SCOPES, api_url: "https://api.zoom.us" } }),
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: { access_token: access, token_type: "bearer", refresh_token: refresh, expires_in: 3599, scope: ZOOM_SCOPES, api_url: "https://api.zoom.us" },
+  }),
   refusal: (kind) =>
     kind === "bad_client"
       ? { status: 401, body: { reason: "Invalid client_id or client_secret", error: "invalid_client" } }
@@ -527,7 +625,10 @@ export const airtable: ProviderDoc = {
   refresh: "rotate",
   authorize: { scope: AIRTABLE_SCOPES },
   denied: { error: "access_denied", error_description: "The user denied the request" },
-  success: ({ access, refresh }) => ({ status: 200, body: { access_token: access, refresh_token: refresh, token_type: "Bearer", scope: AIRTABLE_SCOPES, expires_in: 3600, refresh_expires_in: 5184000 } }),
+  success: ({ access, refresh }) => ({
+    status: 200,
+    body: { access_token: access, refresh_token: refresh, token_type: "Bearer", scope: AIRTABLE_SCOPES, expires_in: 3600, refresh_expires_in: 5184000 },
+  }),
   refusal: (kind) =>
     kind === "bad_client"
       ? { status: 401, body: { error: "invalid_client", error_description: "client authentication failed" } }
@@ -553,8 +654,21 @@ export const netlify: ProviderDoc = {
   // Netlify answers refusals in RFC 6749's words (Doorkeeper), quoted here from RFC 6749 section 5.2.
   refusal: (kind) =>
     kind === "bad_client"
-      ? { status: 401, body: { error: "invalid_client", error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method." } }
-      : { status: 400, body: { error: "invalid_grant", error_description: "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client." } },
+      ? {
+          status: 401,
+          body: {
+            error: "invalid_client",
+            error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.",
+          },
+        }
+      : {
+          status: 400,
+          body: {
+            error: "invalid_grant",
+            error_description:
+              "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.",
+          },
+        },
   expect: {},
 };
 
@@ -577,12 +691,32 @@ export const digitalocean: ProviderDoc = {
   denied: { error: "access_denied", error_description: "The resource owner or authorization server denied the request." },
   success: ({ access, refresh }) => ({
     status: 200,
-    body: { access_token: access, token_type: "bearer", expires_in: 2592000, refresh_token: refresh, scope: "read write", info: { name: "Sammy the Shark", email: "sammy@digitalocean.com", uuid: "e028b1b918853eca7fba208a9d7e9d29a6e93c57" } },
+    body: {
+      access_token: access,
+      token_type: "bearer",
+      expires_in: 2592000,
+      refresh_token: refresh,
+      scope: "read write",
+      info: { name: "Sammy the Shark", email: "sammy@digitalocean.com", uuid: "e028b1b918853eca7fba208a9d7e9d29a6e93c57" },
+    },
   }),
   refusal: (kind) =>
     kind === "bad_client"
-      ? { status: 401, body: { error: "invalid_client", error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method." } }
-      : { status: 400, body: { error: "invalid_grant", error_description: "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client." } },
+      ? {
+          status: 401,
+          body: {
+            error: "invalid_client",
+            error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.",
+          },
+        }
+      : {
+          status: 400,
+          body: {
+            error: "invalid_grant",
+            error_description:
+              "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.",
+          },
+        },
   expect: { scope: "read write", expiresIn: 2592000 },
 };
 
@@ -618,11 +752,42 @@ export const zendeskAcme: ProviderDoc = {
   }),
   refusal: (kind) =>
     kind === "bad_client"
-      ? { status: 401, body: { error: "invalid_client", error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method." } }
+      ? {
+          status: 401,
+          body: {
+            error: "invalid_client",
+            error_description: "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.",
+          },
+        }
       : kind === "bad_request"
         ? { status: 400, body: { error: "invalid_request", error_description: "The request is missing a required parameter." } }
-        : { status: 400, body: { error: "invalid_grant", error_description: "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client." } },
+        : {
+            status: 400,
+            body: {
+              error: "invalid_grant",
+              error_description:
+                "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.",
+            },
+          },
   expect: { scope: ZENDESK_SCOPES, expiresIn: 172800 },
 };
 
-export const PROVIDERS: readonly ProviderDoc[] = [github, gitlab, googleCalendar, linear, notion, slack, stripe, todoist, microsoftOutlookMail, dropbox, box, jira, asana, zoom, airtable, netlify, digitalocean];
+export const PROVIDERS: readonly ProviderDoc[] = [
+  github,
+  gitlab,
+  googleCalendar,
+  linear,
+  notion,
+  slack,
+  stripe,
+  todoist,
+  microsoftOutlookMail,
+  dropbox,
+  box,
+  jira,
+  asana,
+  zoom,
+  airtable,
+  netlify,
+  digitalocean,
+];

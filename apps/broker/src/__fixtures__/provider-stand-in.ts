@@ -53,7 +53,11 @@ interface IssuedCode {
  * encoding it documents, one-use codes, PKCE where it documents PKCE, refresh
  * tokens (rotated or kept as documented), and its documented refusals.
  */
-export async function startProviderStandIn(doc: ProviderDoc, client: { clientId: string; clientSecret: string }, identity?: IdentityStandIn): Promise<ProviderStandIn> {
+export async function startProviderStandIn(
+  doc: ProviderDoc,
+  client: { clientId: string; clientSecret: string },
+  identity?: IdentityStandIn,
+): Promise<ProviderStandIn> {
   const tokenUrl = new URL(doc.tokenUrl);
   const hosts = [...new Set([tokenUrl.hostname, ...(identity === undefined ? [] : [identity.host])])];
   const pems = await createTestCertificates(hosts);
@@ -73,7 +77,11 @@ export async function startProviderStandIn(doc: ProviderDoc, client: { clientId:
     const host = (request.headers.host ?? "").replace(/:\d+$/, "");
     if (identity === undefined || host !== identity.host || (host === tokenUrl.hostname && request.url.split("?")[0] === tokenUrl.pathname)) return;
     identityRequests.push({ path: request.url, authorization: request.headers.authorization });
-    if (identityStatus !== undefined) return reply.code(identityStatus).header("content-type", "application/json").send(JSON.stringify({ message: "refused" }));
+    if (identityStatus !== undefined)
+      return reply
+        .code(identityStatus)
+        .header("content-type", "application/json")
+        .send(JSON.stringify({ message: "refused" }));
     return reply.code(identity.response.status).headers(identity.response.headers).send(JSON.stringify(identity.response.body));
   });
   app.post(tokenUrl.pathname, async (request, reply) => {
@@ -111,7 +119,13 @@ export async function startProviderStandIn(doc: ProviderDoc, client: { clientId:
     codes.delete(code);
     if (issued === undefined || issued.clientId !== client.clientId) return send(doc.refusal("bad_code"));
     if (params.redirect_uri !== undefined && params.redirect_uri !== issued.redirectUri) return send(doc.refusal("bad_code"));
-    if (doc.pkce && issued.challenge !== undefined && createHash("sha256").update(params.code_verifier ?? "").digest("base64url") !== issued.challenge) {
+    if (
+      doc.pkce &&
+      issued.challenge !== undefined &&
+      createHash("sha256")
+        .update(params.code_verifier ?? "")
+        .digest("base64url") !== issued.challenge
+    ) {
       return send(doc.refusal("bad_code"));
     }
     const access = token("access");
@@ -169,7 +183,6 @@ function token(kind: string): string {
   return `${kind}-${randomBytes(18).toString("base64url")}`;
 }
 
-
 function parseBody(contentType: string, body: string): Record<string, string> | undefined {
   if (contentType.startsWith("application/json")) {
     try {
@@ -185,12 +198,20 @@ function parseBody(contentType: string, body: string): Record<string, string> | 
 }
 
 /** The client authentication the provider documents, and only that one. */
-function authenticated(doc: ProviderDoc, authorization: string | undefined, params: Record<string, string>, client: { clientId: string; clientSecret: string }): boolean {
+function authenticated(
+  doc: ProviderDoc,
+  authorization: string | undefined,
+  params: Record<string, string>,
+  client: { clientId: string; clientSecret: string },
+): boolean {
   if (doc.clientAuth === "body") {
     if (authorization !== undefined) return false;
     return params.client_secret === client.clientSecret && (params.client_id === undefined || params.client_id === client.clientId);
   }
   if (params.client_secret !== undefined || authorization === undefined || !authorization.startsWith("Basic ")) return false;
-  const [id, secret] = Buffer.from(authorization.slice(6), "base64").toString("utf8").split(":").map((part) => decodeURIComponent(part.replace(/\+/g, " ")));
+  const [id, secret] = Buffer.from(authorization.slice(6), "base64")
+    .toString("utf8")
+    .split(":")
+    .map((part) => decodeURIComponent(part.replace(/\+/g, " ")));
   return id === client.clientId && secret === client.clientSecret;
 }

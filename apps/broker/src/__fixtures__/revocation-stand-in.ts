@@ -21,7 +21,17 @@ import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integr
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import type { Dispatcher } from "undici";
 
-export const REVOCATION_HOSTS = ["acme.my.salesforce.com", "oauth2.googleapis.com", "api.box.com", "zoom.us", "api.github.com", "slack.com", "connect.stripe.com", "gitlab.com", "app.asana.com"];
+export const REVOCATION_HOSTS = [
+  "acme.my.salesforce.com",
+  "oauth2.googleapis.com",
+  "api.box.com",
+  "zoom.us",
+  "api.github.com",
+  "slack.com",
+  "connect.stripe.com",
+  "gitlab.com",
+  "app.asana.com",
+];
 
 export interface SeenRevocation {
   host: string;
@@ -58,7 +68,8 @@ export async function startRevocationStandIn(app: { clientId: string; clientSecr
     const form = new URLSearchParams(String(request.body ?? ""));
     const token = form.get("token") ?? "";
     const authenticated =
-      request.headers.authorization === basicOf(app.clientId, app.clientSecret) || (form.get("client_id") === app.clientId && form.get("client_secret") === app.clientSecret);
+      request.headers.authorization === basicOf(app.clientId, app.clientSecret) ||
+      (form.get("client_id") === app.clientId && form.get("client_secret") === app.clientSecret);
     if (host !== "oauth2.googleapis.com" && !authenticated) return reply.code(401).send({ error: "invalid_client" });
     if (!live.delete(token)) return reply.code(400).send({ error: "invalid_token", error_description: "Token expired or revoked" });
     return reply.code(200).send(answer());
@@ -66,7 +77,14 @@ export async function startRevocationStandIn(app: { clientId: string; clientSecr
 
   server.all("/*", async (request, reply) => {
     const host = (request.headers.host ?? "").replace(/:\d+$/, "");
-    seen.push({ host, method: request.method, path: request.url, authorization: request.headers.authorization, contentType: request.headers["content-type"], body: String(request.body ?? "") });
+    seen.push({
+      host,
+      method: request.method,
+      path: request.url,
+      authorization: request.headers.authorization,
+      contentType: request.headers["content-type"],
+      body: String(request.body ?? ""),
+    });
     if (down) return reply.code(503).send("Service Unavailable");
     const route = `${request.method} ${host}${request.url}`;
     switch (route) {
@@ -91,7 +109,8 @@ export async function startRevocationStandIn(app: { clientId: string; clientSecr
         return live.delete(token) ? { ok: true, revoked: true } : { ok: false, error: "invalid_auth" };
       }
       case "POST connect.stripe.com/oauth/deauthorize": {
-        if (request.headers.authorization !== `Bearer ${app.clientSecret}`) return reply.code(401).send({ error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
+        if (request.headers.authorization !== `Bearer ${app.clientSecret}`)
+          return reply.code(401).send({ error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
         const form = new URLSearchParams(String(request.body));
         const account = form.get("stripe_user_id") ?? "";
         if (form.get("client_id") !== app.clientId || !live.delete(account)) {

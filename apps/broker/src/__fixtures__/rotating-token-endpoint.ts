@@ -26,7 +26,9 @@ export async function startRotatingTokenEndpoint(options: { delayMs: number }): 
   const calls: string[] = [];
   let generation = 0;
   const server = Fastify({ https: { key: pems.key, cert: pems.cert } });
-  server.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) => done(null, new URLSearchParams(String(body))));
+  server.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) =>
+    done(null, new URLSearchParams(String(body))),
+  );
   server.post("/token", async (request, reply) => {
     const form = request.body as URLSearchParams;
     const presented = form.get("refresh_token") ?? "";

@@ -63,7 +63,12 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       void (async () => {
         const details = await provider.interactionDetails(request, response);
         if (outcome === "deny") {
-          await provider.interactionFinished(request, response, { error: "access_denied", error_description: "the member said no" }, { mergeWithLastSubmission: false });
+          await provider.interactionFinished(
+            request,
+            response,
+            { error: "access_denied", error_description: "the member said no" },
+            { mergeWithLastSubmission: false },
+          );
           return;
         }
         const grant = new provider.Grant({ accountId: ACCOUNT_ID, clientId: String(details.params.client_id) });

@@ -57,7 +57,9 @@ describe("representations", () => {
 });
 
 describe("representations compress on first demand", () => {
-  const large = Buffer.from(JSON.stringify(Array.from({ length: 30_000 }, (_, index) => ({ index, name: `item ${index}`, text: "repeated text that compresses" }))));
+  const large = Buffer.from(
+    JSON.stringify(Array.from({ length: 30_000 }, (_, index) => ({ index, name: `item ${index}`, text: "repeated text that compresses" }))),
+  );
 
   it("serves a large body as is until its background compression is done, then compressed, with the same bytes", { timeout: 30_000 }, async () => {
     expect(large.length).toBeGreaterThan(SYNC_COMPRESS_BYTES);

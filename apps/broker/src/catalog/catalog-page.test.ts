@@ -16,7 +16,16 @@ function destructiveRegistry() {
     auth: { kind: "pat", base: "https://api.shredder.example.com", authorization: "Bearer", pat_help: "https://shredder.example.com/tokens" },
     ops: [
       { id: "files.list", label: "List files", access: "read", method: "GET", path: "/files" },
-      { id: "files.delete", label: "Delete a file", access: "write", method: "DELETE", path: "/files/{id}", args: { id: { required: true } }, confirm: "Delete file {id}", destructive: true },
+      {
+        id: "files.delete",
+        label: "Delete a file",
+        access: "write",
+        method: "DELETE",
+        path: "/files/{id}",
+        args: { id: { required: true } },
+        confirm: "Delete file {id}",
+        destructive: true,
+      },
     ],
   };
   return loadRegistry([{ file: "shredder.json", json }]);
@@ -33,7 +42,10 @@ async function page(url = "/") {
 }
 
 function articles(body: string): { id: string; hidden: boolean }[] {
-  return [...body.matchAll(/<article id="integration-([a-z0-9-]+)"[^>]*?( hidden)?>/g)].map((match) => ({ id: match[1] as string, hidden: match[2] !== undefined }));
+  return [...body.matchAll(/<article id="integration-([a-z0-9-]+)"[^>]*?( hidden)?>/g)].map((match) => ({
+    id: match[1] as string,
+    hidden: match[2] !== undefined,
+  }));
 }
 
 describe("GET / (catalog page)", () => {
@@ -52,7 +64,9 @@ describe("GET / (catalog page)", () => {
   it("says where to mint a token, linking only https URLs, and whether OAuth is available", async () => {
     const response = await page();
     expect(response.body).toContain('<a href="https://patonly.example.com/tokens" rel="noopener noreferrer">');
-    expect(response.body).toContain('<a href="https://auth.example.test/settings/tokens" rel="noopener noreferrer">https://auth.example.test/settings/tokens</a>.');
+    expect(response.body).toContain(
+      '<a href="https://auth.example.test/settings/tokens" rel="noopener noreferrer">https://auth.example.test/settings/tokens</a>.',
+    );
     expect(response.body).toContain("Connect from the messenger through this broker");
     expect(response.body).toContain("Not available on this broker: no OAuth app is configured");
     expect(response.body).not.toContain('href="javascript:');
@@ -89,7 +103,11 @@ describe("GET / (catalog page)", () => {
 
   it("searches on the server: non-matching integrations are rendered hidden, the query echoed escaped", async () => {
     const response = await page("/?q=note");
-    expect(articles(response.body).filter((entry) => !entry.hidden).map((entry) => entry.id)).toEqual(["testauth"]);
+    expect(
+      articles(response.body)
+        .filter((entry) => !entry.hidden)
+        .map((entry) => entry.id),
+    ).toEqual(["testauth"]);
     expect(response.body).toContain('value="note"');
     expect(response.body).toContain("Showing 1 of 4");
     await app.close();
@@ -100,7 +118,11 @@ describe("GET / (catalog page)", () => {
 
   it("filters by category and lists the categories with counts", async () => {
     const response = await page("/?category=development");
-    expect(articles(response.body).filter((entry) => !entry.hidden).map((entry) => entry.id)).toEqual(["patonly"]);
+    expect(
+      articles(response.body)
+        .filter((entry) => !entry.hidden)
+        .map((entry) => entry.id),
+    ).toEqual(["patonly"]);
     expect(response.body).toContain('<option value="development" selected>development</option>');
     expect(response.body).toContain('<a href="/?category=testing">testing</a> (1)');
     expect(response.body).toContain('<a href="/?category=x%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E">');
@@ -113,7 +135,11 @@ describe("GET / uses the catalog search", () => {
     const results = response.body.slice(response.body.indexOf('<section id="results"'), response.body.indexOf("</section>"));
     expect(results).toContain('<a href="/integrations/testauth#op-testauth-notes.create">Test Auth: Create a note</a>');
     expect(response.body).toContain('<tr id="op-testauth-notes.create">');
-    expect(articles(response.body).filter((entry) => !entry.hidden).map((entry) => entry.id)[0]).toBe("testauth");
+    expect(
+      articles(response.body)
+        .filter((entry) => !entry.hidden)
+        .map((entry) => entry.id)[0],
+    ).toBe("testauth");
   });
 
   it("says so when nothing matches", async () => {
@@ -157,7 +183,9 @@ describe("GET /integrations/:id (an integration's page)", () => {
     const response = await integrationPage("dropbox");
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-security-policy"]).toContain("script-src 'none'");
-    const dropbox = loadRegistry(manifestFiles).integrations().find((manifest) => manifest.id === "dropbox");
+    const dropbox = loadRegistry(manifestFiles)
+      .integrations()
+      .find((manifest) => manifest.id === "dropbox");
     if (dropbox === undefined) throw new Error("dropbox manifest missing");
     for (const op of dropbox.ops) {
       expect(response.body).toContain(`<section class="op" id="op-dropbox-${op.id}"`);

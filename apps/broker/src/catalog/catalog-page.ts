@@ -66,7 +66,8 @@ export function operationAnchor(integration: string, op: string): string {
 }
 
 function renderResults(hits: readonly ServedSearchHit[]): string {
-  if (hits.length === 0) return `<section id="results" aria-labelledby="results-heading"><h2 id="results-heading">Results</h2><p>Nothing matches. Try fewer or other words.</p></section>`;
+  if (hits.length === 0)
+    return `<section id="results" aria-labelledby="results-heading"><h2 id="results-heading">Results</h2><p>Nothing matches. Try fewer or other words.</p></section>`;
   const items = hits
     .map((hit) => {
       if (hit.kind === "integration") {

@@ -25,7 +25,15 @@ describe("GET /registry/search", () => {
     const body = response.json();
     expect(body.schema).toBe(1);
     expect(body.query).toEqual({ q: "creat nte", category: null, access: null });
-    expect(body.results[0]).toMatchObject({ kind: "op", integration: "testauth", op: "notes.create", label: "Create a note", access: "write", auth: "both", oauth_available: true });
+    expect(body.results[0]).toMatchObject({
+      kind: "op",
+      integration: "testauth",
+      op: "notes.create",
+      label: "Create a note",
+      access: "write",
+      auth: "both",
+      oauth_available: true,
+    });
     const noapp = (await app.inject({ method: "GET", url: "/registry/search?q=items&category=productivity" })).json();
     expect(noapp.results.map((hit: { integration: string }) => hit.integration)).toEqual(["noapp", "noapp"]);
     expect(noapp.results.every((hit: { oauth_available?: boolean }) => hit.oauth_available === false)).toBe(true);

@@ -82,7 +82,9 @@ describe("GET /registry.signed", () => {
     const bad = body(threeManifests);
     (bad.integrations[0] as { ops: unknown[] }).ops = [];
     expect(refused({ registry: undefined, release: signRelease(bad, [releaseKey]) })).toMatch(/release: noapp\.json: ops/);
-    expect(refused({ registry: testRegistry([oauthManifest, patManifest, noAppManifest, nastyManifest]), release: signed })).toMatch(/not the configured registry/);
+    expect(refused({ registry: testRegistry([oauthManifest, patManifest, noAppManifest, nastyManifest]), release: signed })).toMatch(
+      /not the configured registry/,
+    );
     expect(refused({ registry: undefined })).toMatch(/registry: is required/);
   });
 

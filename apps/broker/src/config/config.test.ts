@@ -60,10 +60,26 @@ describe("validateBrokerSettings", () => {
   });
 
   it("return_to: https, http on loopback, or a reverse-domain app scheme; never a fragment or user info", () => {
-    for (const ok of ["https://app.example.com/done", "https://app.example.com/done?x=1", "http://127.0.0.1:3000/cb", "http://localhost/cb", "com.example.app:/oauth"]) {
+    for (const ok of [
+      "https://app.example.com/done",
+      "https://app.example.com/done?x=1",
+      "http://127.0.0.1:3000/cb",
+      "http://localhost/cb",
+      "com.example.app:/oauth",
+    ]) {
       expect(returnToProblem(ok), ok).toBeUndefined();
     }
-    for (const bad of ["http://app.example.com/cb", "https://user:pw@app.example.com/", "https://app.example.com/#", "javascript:alert(1)", "data:text/html,x", "file:///etc/passwd", "myapp:/cb", "relative/path", "https://app.example.com/a b"]) {
+    for (const bad of [
+      "http://app.example.com/cb",
+      "https://user:pw@app.example.com/",
+      "https://app.example.com/#",
+      "javascript:alert(1)",
+      "data:text/html,x",
+      "file:///etc/passwd",
+      "myapp:/cb",
+      "relative/path",
+      "https://app.example.com/a b",
+    ]) {
       expect(returnToProblem(bad), bad).toBeDefined();
     }
   });

@@ -86,7 +86,8 @@ const SENTINEL = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]{1,253}):(\d{1,5})$/;
  */
 export function redisTargetOf(config: Pick<BrokerConfig, "redisUrl" | "redisSentinels" | "redisName">): RedisTarget | undefined {
   const issues: ConfigIssue[] = [];
-  if (config.redisSentinels !== undefined && config.redisUrl !== undefined) issues.push({ path: "redisSentinels", message: "and redisUrl are exclusive: give one" });
+  if (config.redisSentinels !== undefined && config.redisUrl !== undefined)
+    issues.push({ path: "redisSentinels", message: "and redisUrl are exclusive: give one" });
   if (config.redisSentinels === undefined) {
     if (config.redisName !== undefined) issues.push({ path: "redisName", message: "is only used with redisSentinels" });
     if (issues.length > 0) throw new BrokerConfigError(issues);
@@ -102,7 +103,8 @@ export function redisTargetOf(config: Pick<BrokerConfig, "redisUrl" | "redisSent
     }
     return [{ host: (match[1] as string).replace(/^\[|\]$/g, ""), port }];
   });
-  if (config.redisName === undefined || !/^[A-Za-z0-9._-]{1,64}$/.test(config.redisName)) issues.push({ path: "redisName", message: "is required with redisSentinels: the primary's name the sentinels monitor ([A-Za-z0-9._-])" });
+  if (config.redisName === undefined || !/^[A-Za-z0-9._-]{1,64}$/.test(config.redisName))
+    issues.push({ path: "redisName", message: "is required with redisSentinels: the primary's name the sentinels monitor ([A-Za-z0-9._-])" });
   if (issues.length > 0) throw new BrokerConfigError(issues);
   return { sentinels, name: config.redisName as string };
 }
@@ -124,9 +126,7 @@ export class BrokerConfigError extends markedError("BrokerConfigError") {
   readonly issues: readonly ConfigIssue[];
 
   constructor(issues: readonly ConfigIssue[]) {
-    super(
-      `the broker configuration is not valid:\n` + issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n"),
-    );
+    super(`the broker configuration is not valid:\n` + issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n"));
     this.issues = issues;
   }
 }
@@ -196,14 +196,13 @@ export const brokerSettingsSchema = z.strictObject({
   stateKey,
   oldStateKeys: z.array(stateKey).optional(),
   oauthApps: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, "must be an integration id"), oauthAppSchema).optional(),
-  allowedReturnTo: z
-    .array(
-      requiredString("a string").superRefine((value, context) => {
-        const problem = returnToProblem(value);
-        if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
-      }),
-      { error: (issue) => (issue.input === undefined ? "is required (an empty list refuses every connect)" : "must be a list of strings") },
-    ),
+  allowedReturnTo: z.array(
+    requiredString("a string").superRefine((value, context) => {
+      const problem = returnToProblem(value);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+    }),
+    { error: (issue) => (issue.input === undefined ? "is required (an empty list refuses every connect)" : "must be a list of strings") },
+  ),
 });
 
 /** Validates the plain-data part of the configuration; every problem is reported, no value is echoed. */

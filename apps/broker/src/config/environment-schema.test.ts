@@ -15,7 +15,13 @@ describe("the broker's environment schema (what loadServerConfig parses, and the
 
   it("parses the variables into what the broker runs with: defaults, a numeric port, trimmed lists", () => {
     const parsed = parseEnvironment({ PORT: " 9000 ", BROKER_STATE_KEYS_OLD: " a , b ,", BROKER_RELEASE_KEYS: `${KEY},`, UNRELATED: "x" });
-    expect(parsed.success && parsed.data).toMatchObject({ HOST: "127.0.0.1", PORT: 9000, BROKER_LOG_LEVEL: "info", BROKER_STATE_KEYS_OLD: ["a", "b"], BROKER_RELEASE_KEYS: [KEY] });
+    expect(parsed.success && parsed.data).toMatchObject({
+      HOST: "127.0.0.1",
+      PORT: 9000,
+      BROKER_LOG_LEVEL: "info",
+      BROKER_STATE_KEYS_OLD: ["a", "b"],
+      BROKER_RELEASE_KEYS: [KEY],
+    });
     expect(parsed.success && "UNRELATED" in parsed.data).toBe(false);
   });
 

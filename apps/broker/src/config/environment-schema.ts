@@ -37,7 +37,8 @@ const PORT_MESSAGE = "must be a port number (0 to 65535)";
  */
 export const brokerEnvironmentSchema = z.object({
   BROKER_CONFIG_FILE: variable(text(), {
-    description: "A JSON file holding the whole configuration (the keys of the next table). When set, the BROKER_* settings variables below are ignored with a warning.",
+    description:
+      "A JSON file holding the whole configuration (the keys of the next table). When set, the BROKER_* settings variables below are ignored with a warning.",
     secret: true,
   }),
   BROKER_PUBLIC_URL: variable(text(), { description: "The broker's https origin; the OAuth redirect URI is this plus /connect/callback.", file: "publicUrl" }),
@@ -57,7 +58,8 @@ export const brokerEnvironmentSchema = z.object({
     file: "allowedReturnTo",
   }),
   BROKER_OAUTH_APPS_FILE: variable(text(), {
-    description: 'The OAuth apps, { "<integration id>": { "clientId", "clientSecret" } }; the variable names a JSON file holding them (mode 0600), so client secrets stay out of the environment.',
+    description:
+      'The OAuth apps, { "<integration id>": { "clientId", "clientSecret" } }; the variable names a JSON file holding them (mode 0600), so client secrets stay out of the environment.',
     file: "oauthApps",
     secret: true,
   }),
@@ -77,7 +79,10 @@ export const brokerEnvironmentSchema = z.object({
     default: "none (the signature is checked by the sidecars)",
     file: "releaseKeys",
   }),
-  HOST: variable(text().transform((host) => host ?? "127.0.0.1"), { description: "The address to listen on.", default: "127.0.0.1", file: "host" }),
+  HOST: variable(
+    text().transform((host) => host ?? "127.0.0.1"),
+    { description: "The address to listen on.", default: "127.0.0.1", file: "host" },
+  ),
   PORT: variable(
     z
       .string()
@@ -86,7 +91,8 @@ export const brokerEnvironmentSchema = z.object({
       .refine((port) => !/^\d{1,5}$/.test(port) || Number(port) <= 65535, PORT_MESSAGE)
       .optional()
       .transform((port) => (port === undefined ? 8080 : Number(port))),
-    { description: "The port to listen on (0 picks a free one).", default: "8080", file: "port" }),
+    { description: "The port to listen on (0 picks a free one).", default: "8080", file: "port" },
+  ),
   BROKER_METRICS_PORT: variable(
     z
       .string()
@@ -113,9 +119,17 @@ export const brokerEnvironmentSchema = z.object({
     secret: true,
   }),
   BROKER_REDIS_SENTINELS: variable(
-    text().transform((value) => (value === undefined || value === "" ? undefined : value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== ""))),
+    text().transform((value) =>
+      value === undefined || value === ""
+        ? undefined
+        : value
+            .split(",")
+            .map((entry) => entry.trim())
+            .filter((entry) => entry !== ""),
+    ),
     {
-      description: 'Redis Sentinel instead of BROKER_REDIS_URL: comma-separated "host:port" sentinels, asked for the current primary of BROKER_REDIS_NAME on every (re)connect, so a failover needs no restart.',
+      description:
+        'Redis Sentinel instead of BROKER_REDIS_URL: comma-separated "host:port" sentinels, asked for the current primary of BROKER_REDIS_NAME on every (re)connect, so a failover needs no restart.',
       default: "none",
     },
   ),

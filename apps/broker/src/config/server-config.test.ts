@@ -71,7 +71,14 @@ describe("loadServerConfig", () => {
 
   it("names each missing or malformed variable, never its value", () => {
     const result = loadServerConfig(
-      { BROKER_PUBLIC_URL: "http://broker.example.com", BROKER_STATE_KEY: "super-secret-but-short", BROKER_ALLOWED_RETURN_TO: "https://ok.example.com/,http://evil.example.com/", BROKER_OAUTH_APPS_FILE: "/apps.json", PORT: "99999", BROKER_LOG_LEVEL: "loud" },
+      {
+        BROKER_PUBLIC_URL: "http://broker.example.com",
+        BROKER_STATE_KEY: "super-secret-but-short",
+        BROKER_ALLOWED_RETURN_TO: "https://ok.example.com/,http://evil.example.com/",
+        BROKER_OAUTH_APPS_FILE: "/apps.json",
+        PORT: "99999",
+        BROKER_LOG_LEVEL: "loud",
+      },
       files({ "/apps.json": JSON.stringify({ github: { clientId: "gh" } }) }),
     );
     expect(result.ok).toBe(false);
@@ -106,7 +113,10 @@ describe("loadServerConfig", () => {
   it("reads BROKER_CONFIG_FILE, resolving registryDir beside it and warning about ignored variables and loose permissions", () => {
     const stateKey = randomKey();
     const file = JSON.stringify({ publicUrl: PUBLIC_URL, stateKey, allowedReturnTo: [RETURN_TO], oauthApps: {}, port: 0, registryDir: "manifests" });
-    const result = loadServerConfig({ BROKER_CONFIG_FILE: "/etc/broker/broker.json", BROKER_PUBLIC_URL: "https://ignored.example.com", PORT: "1234" }, files({ "/etc/broker/broker.json": file }, { "/etc/broker/broker.json": 0o100644 }));
+    const result = loadServerConfig(
+      { BROKER_CONFIG_FILE: "/etc/broker/broker.json", BROKER_PUBLIC_URL: "https://ignored.example.com", PORT: "1234" },
+      files({ "/etc/broker/broker.json": file }, { "/etc/broker/broker.json": 0o100644 }),
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.value.port).toBe(0);
@@ -119,7 +129,12 @@ describe("loadServerConfig", () => {
   });
 
   it("names the file and key of each problem in BROKER_CONFIG_FILE", () => {
-    const file = JSON.stringify({ publicUrl: "https://broker.example.com/x", stateKey: randomKey(), allowedReturnTo: "https://one.example.com", colour: "blue" });
+    const file = JSON.stringify({
+      publicUrl: "https://broker.example.com/x",
+      stateKey: randomKey(),
+      allowedReturnTo: "https://one.example.com",
+      colour: "blue",
+    });
     const result = loadServerConfig({ BROKER_CONFIG_FILE: "/b.json" }, files({ "/b.json": file }));
     expect(result).toMatchObject({
       ok: false,

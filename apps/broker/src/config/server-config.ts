@@ -98,10 +98,19 @@ export function loadServerConfig(environment: Readonly<Record<string, string | u
       return { ok: false, issues };
     }
     if (issues.length > 0) return { ok: false, issues };
-    const { host, port, registryDir: fileRegistryDir, registryRelease: fileRelease, releaseKeys: fileReleaseKeys, logLevel: fileLogLevel, ...settings } = parsed.data;
+    const {
+      host,
+      port,
+      registryDir: fileRegistryDir,
+      registryRelease: fileRelease,
+      releaseKeys: fileReleaseKeys,
+      logLevel: fileLogLevel,
+      ...settings
+    } = parsed.data;
     const directory = fileRegistryDir === undefined ? registryDir : resolve(dirname(configFile), fileRegistryDir);
     const releaseFile = fileRelease === undefined ? registryRelease : resolve(dirname(configFile), fileRelease);
-    if (directory !== undefined && releaseFile !== undefined) issues.push({ path: `${configFile}: registryRelease`, message: "and registryDir are exclusive: a release carries its manifests" });
+    if (directory !== undefined && releaseFile !== undefined)
+      issues.push({ path: `${configFile}: registryRelease`, message: "and registryDir are exclusive: a release carries its manifests" });
     if (issues.length > 0) return { ok: false, issues };
     const value: ServerConfig = {
       host: host ?? listen.host,
@@ -157,7 +166,15 @@ export function loadServerConfig(environment: Readonly<Record<string, string | u
   }
   if (issues.length > 0) return { ok: false, issues };
   const parsed = brokerSettingsSchema.parse(settings);
-  const value: ServerConfig = { ...listen, logLevel, settings: toBrokerSettings(parsed), development, warnings, ...redis, ...(env.BROKER_METRICS_PORT === undefined ? {} : { metricsPort: env.BROKER_METRICS_PORT }) };
+  const value: ServerConfig = {
+    ...listen,
+    logLevel,
+    settings: toBrokerSettings(parsed),
+    development,
+    warnings,
+    ...redis,
+    ...(env.BROKER_METRICS_PORT === undefined ? {} : { metricsPort: env.BROKER_METRICS_PORT }),
+  };
   if (registryDir !== undefined && registryRelease !== undefined) {
     return { ok: false, issues: [{ path: "BROKER_REGISTRY_RELEASE", message: "and BROKER_REGISTRY_DIR are exclusive: a release carries its manifests" }] };
   }

@@ -61,7 +61,12 @@ describe("GET /connect/callback", () => {
     // RFC 6749 2.3.1: id and secret form-encoded, then Basic.
     const [scheme, credentials] = (sent?.headers.authorization ?? "").split(" ");
     expect(scheme).toBe("Basic");
-    expect(Buffer.from(credentials ?? "", "base64").toString().split(":").map(decodeURIComponent)).toEqual([CLIENT_ID, CLIENT_SECRET]);
+    expect(
+      Buffer.from(credentials ?? "", "base64")
+        .toString()
+        .split(":")
+        .map(decodeURIComponent),
+    ).toEqual([CLIENT_ID, CLIENT_SECRET]);
     expect(sent?.body.get("grant_type")).toBe("authorization_code");
     expect(sent?.body.get("code")).toBe("the-code");
     expect(sent?.body.get("redirect_uri")).toBe(`${PUBLIC_URL}/connect/callback`);
@@ -73,7 +78,15 @@ describe("GET /connect/callback", () => {
     expect(location.startsWith(`${RETURN_TO}#tokens=`)).toBe(true);
     const sealed = decodeURIComponent(location.slice(`${RETURN_TO}#tokens=`.length));
     const bundle = JSON.parse(new TextDecoder().decode(openSealed(sealed, client)));
-    expect(bundle).toEqual({ v: 1, integration: "testauth", access_token: "at-123", token_type: "bearer", expires_in: 3600, refresh_token: "rt-456", scope: "openid" });
+    expect(bundle).toEqual({
+      v: 1,
+      integration: "testauth",
+      access_token: "at-123",
+      token_type: "bearer",
+      expires_in: 3600,
+      refresh_token: "rt-456",
+      scope: "openid",
+    });
     // Only the client that started the flow can open it.
     expect(() => openSealed(sealed, generateBotKeys())).toThrow();
   });
@@ -83,7 +96,12 @@ describe("GET /connect/callback", () => {
     flow.answer({ status: 200, body: { access_token: "only", token_type: "bearer" } });
     const response = await callback({ code: "c", state: flow.state }, "application/json", cookie);
     const sealed = decodeURIComponent((response.headers.location as string).split("#tokens=")[1] as string);
-    expect(JSON.parse(new TextDecoder().decode(openSealed(sealed, client)))).toEqual({ v: 1, integration: "testauth", access_token: "only", token_type: "bearer" });
+    expect(JSON.parse(new TextDecoder().decode(openSealed(sealed, client)))).toEqual({
+      v: 1,
+      integration: "testauth",
+      access_token: "only",
+      token_type: "bearer",
+    });
   });
 
   it("refuses a missing, repeated, garbage or foreign state with 400 and makes no token request", async () => {
@@ -137,7 +155,7 @@ describe("GET /connect/callback", () => {
     expect(errorCode(await callback({ error: "temporarily_unavailable", state: flow.state }))).toBe("provider_unavailable");
     expect(errorCode(await callback({ error: "server_error", state: flow.state }))).toBe("provider_unavailable");
     expect(errorCode(await callback({ error: "invalid_scope", state: flow.state }))).toBe("invalid_callback");
-    expect(errorCode(await callback({ error: "x\"><script>", state: flow.state }))).toBe("invalid_callback");
+    expect(errorCode(await callback({ error: 'x"><script>', state: flow.state }))).toBe("invalid_callback");
     expect(flow.requests).toHaveLength(0);
   });
 
@@ -151,10 +169,18 @@ describe("GET /connect/callback", () => {
   it("refuses a callback from a browser without the flow's binding cookie: 400, no redirect, no token request", async () => {
     const flow = await startFlow();
     flow.answer({ status: 200, body: TOKENS });
-    const otherBrowser = (await app.inject({ method: "GET", url: `/connect/testauth/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(RETURN_TO)}` })).headers["set-cookie"];
+    const otherBrowser = (
+      await app.inject({ method: "GET", url: `/connect/testauth/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(RETURN_TO)}` })
+    ).headers["set-cookie"];
     const foreignCookie = String(otherBrowser).split(";")[0] as string;
     expect(foreignCookie).not.toBe(cookie);
-    for (const sent of ["", foreignCookie, `${cookie.slice(0, -1)}${cookie.endsWith("A") ? "B" : "A"}`, `${cookie}; ${foreignCookie}`, cookie.replace("__Host-", "")]) {
+    for (const sent of [
+      "",
+      foreignCookie,
+      `${cookie.slice(0, -1)}${cookie.endsWith("A") ? "B" : "A"}`,
+      `${cookie}; ${foreignCookie}`,
+      cookie.replace("__Host-", ""),
+    ]) {
       const response = await callback({ code: "c", state: flow.state }, "application/json", sent);
       expect([response.statusCode, response.json().error.code]).toEqual([400, "browser_mismatch"]);
       expect(response.headers.location).toBeUndefined();

@@ -29,7 +29,8 @@ export async function identifyAccount(
   if (op === undefined) return { kind: "not_declared" };
   if (!resolveBase(manifest, connection).ok) return { kind: "needs_connection" };
   const envelope = await executor.run({ integration: manifest.id, op, credential: { token, kind: "oauth" }, connection });
-  if (envelope.status === "error") return REFUSED.has(envelope.error.code) ? { kind: "refused", code: envelope.error.code } : { kind: "unavailable", code: envelope.error.code };
+  if (envelope.status === "error")
+    return REFUSED.has(envelope.error.code) ? { kind: "refused", code: envelope.error.code } : { kind: "unavailable", code: envelope.error.code };
   const account = accountFromIdentity(manifest, envelope);
   return account.ok ? { kind: "identified", account: account.account } : { kind: "unavailable", code: account.error.code };
 }

@@ -47,7 +47,12 @@ describe("connect links someone else made (finding 5)", () => {
     const state = stateOf(clicked.body);
     const cookie = cookieOf(clicked.headers["set-cookie"]);
     const post = (headers: Record<string, string>) =>
-      app.inject({ method: "POST", url: "/connect/testauth/start/confirm", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, payload: new URLSearchParams({ state }).toString() });
+      app.inject({
+        method: "POST",
+        url: "/connect/testauth/start/confirm",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        payload: new URLSearchParams({ state }).toString(),
+      });
     // A cross-site auto-submitted form: the browser names the attacker's origin (and, SameSite=Lax, sends no cookie).
     const crossSite = await post({ origin: "https://attacker.example", cookie });
     expect(crossSite.statusCode).toBe(400);

@@ -43,7 +43,14 @@ describe("POST /connect/:id/refresh", () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["cache-control"]).toBe("no-store");
     expect(Object.keys(response.json())).toEqual(["tokens"]);
-    expect(opened(response.json().tokens)).toEqual({ v: 1, integration: "testauth", access_token: "at-2", token_type: "bearer", expires_in: 60, refresh_token: "rt-2" });
+    expect(opened(response.json().tokens)).toEqual({
+      v: 1,
+      integration: "testauth",
+      access_token: "at-2",
+      token_type: "bearer",
+      expires_in: 60,
+      refresh_token: "rt-2",
+    });
     const sent = endpoint.requests[0];
     expect(sent?.body.get("grant_type")).toBe("refresh_token");
     expect(sent?.body.get("refresh_token")).toBe("rt-1");
@@ -80,7 +87,12 @@ describe("POST /connect/:id/refresh", () => {
     }
     const text = await app.inject({ method: "POST", url: "/connect/testauth/refresh", headers: { "content-type": "text/plain" }, payload: "rt" });
     expect([text.statusCode, text.json().error.code]).toEqual([415, "unsupported_media_type"]);
-    const form = await app.inject({ method: "POST", url: "/connect/testauth/refresh", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: "refresh_token=rt" });
+    const form = await app.inject({
+      method: "POST",
+      url: "/connect/testauth/refresh",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: "refresh_token=rt",
+    });
     expect(form.statusCode).toBe(415);
     expect(endpoint.requests).toHaveLength(0);
   });
@@ -115,7 +127,11 @@ describe("POST /connect/:id/refresh", () => {
 
   it("lets the web origins of the allowed return_to values call it from a browser, and no other", async () => {
     const endpoint = broker();
-    const preflight = await app.inject({ method: "OPTIONS", url: "/connect/testauth/refresh", headers: { origin: "https://app.example.test", "access-control-request-method": "POST" } });
+    const preflight = await app.inject({
+      method: "OPTIONS",
+      url: "/connect/testauth/refresh",
+      headers: { origin: "https://app.example.test", "access-control-request-method": "POST" },
+    });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers["access-control-allow-origin"]).toBe("https://app.example.test");
     expect(preflight.headers["access-control-allow-headers"]).toBe("content-type");

@@ -48,12 +48,19 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
     if (origin !== undefined && broker.allowedOrigins.has(origin)) reply.header("access-control-allow-origin", origin);
     // Checked first, before anything is kept for a caller-chosen value.
     const admitted = await broker.refreshLimiter.admit(request.ip, broker.now() * 1000);
-    if (!admitted.ok) throw new BrokerError("rate_limited", "too many refreshes from this address or in all: try again later", { retryAfterSeconds: admitted.retryAfterSeconds });
+    if (!admitted.ok)
+      throw new BrokerError("rate_limited", "too many refreshes from this address or in all: try again later", {
+        retryAfterSeconds: admitted.retryAfterSeconds,
+      });
     if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
       throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
     }
     const body = bodySchema.safeParse(request.body);
-    if (!body.success) throw new BrokerError("invalid_body", "the body must be { refresh_token, client_key, connection? }: two strings and the bundle's connection, nothing else");
+    if (!body.success)
+      throw new BrokerError(
+        "invalid_body",
+        "the body must be { refresh_token, client_key, connection? }: two strings and the bundle's connection, nothing else",
+      );
     const clientKey = checkClientKey(body.data.client_key);
     const integration = resolveOAuthTarget(broker, request.params.id);
     const connection = oauthTenant(integration, body.data.connection);
@@ -70,7 +77,9 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
         const decision = await broker.refreshLimiter.take(caller, broker.now() * 1000);
         if (!decision.ok) {
           request.log.info({ integration: target.manifest.id, retryAfter: decision.retryAfterSeconds }, "refresh refused: over the limit");
-          throw new BrokerError("rate_limited", "too many refreshes from this address, for this client or of this refresh token: try again later", { retryAfterSeconds: decision.retryAfterSeconds });
+          throw new BrokerError("rate_limited", "too many refreshes from this address, for this client or of this refresh token: try again later", {
+            retryAfterSeconds: decision.retryAfterSeconds,
+          });
         }
         return refreshTokens(broker, target, body.data.refresh_token);
       },
@@ -78,6 +87,9 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
       request.log,
     );
     const sealed = sealTokens(tokenBundle(target, tokens, body.data.refresh_token, connection), clientKey);
-    return reply.code(200).header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ tokens: sealed }));
+    return reply
+      .code(200)
+      .header("content-type", "application/json; charset=utf-8")
+      .send(JSON.stringify({ tokens: sealed }));
   });
 }

@@ -34,7 +34,13 @@ afterAll(async () => {
 });
 
 function revoke(id: string, body: unknown, remoteAddress = "203.0.113.9") {
-  return broker.inject({ method: "POST", url: `/connect/${id}/revoke`, remoteAddress, headers: { "content-type": "application/json" }, payload: JSON.stringify(body) });
+  return broker.inject({
+    method: "POST",
+    url: `/connect/${id}/revoke`,
+    remoteAddress,
+    headers: { "content-type": "application/json" },
+    payload: JSON.stringify(body),
+  });
 }
 const last = () => standIn.seen.at(-1)!;
 const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`;
@@ -134,9 +140,21 @@ describe("POST /connect/:id/revoke", () => {
     expect((await revoke("github", { token: "x", extra: true })).json().error.code).toBe("invalid_body");
     expect((await revoke("github", { token: "x".repeat(40 * 1024) })).statusCode).toBe(413);
     expect((await revoke("nope", { token: "x" })).statusCode).toBe(404);
-    const { app: limited } = testApp({ registry: shipped, oauthApps: { github: app }, dispatcher: standIn.dispatcher, revokeLimits: { perAddress: 2 }, logger: false });
+    const { app: limited } = testApp({
+      registry: shipped,
+      oauthApps: { github: app },
+      dispatcher: standIn.dispatcher,
+      revokeLimits: { perAddress: 2 },
+      logger: false,
+    });
     try {
-      const send = () => limited.inject({ method: "POST", url: "/connect/github/revoke", headers: { "content-type": "application/json" }, payload: JSON.stringify({ token: "gho_x" }) });
+      const send = () =>
+        limited.inject({
+          method: "POST",
+          url: "/connect/github/revoke",
+          headers: { "content-type": "application/json" },
+          payload: JSON.stringify({ token: "gho_x" }),
+        });
       await send();
       await send();
       const third = await send();
@@ -147,6 +165,7 @@ describe("POST /connect/:id/revoke", () => {
     }
     const all = logs.join("\n");
     expect(all).toContain("revocation at the provider");
-    for (const secret of ["gho_live-github-token", "xoxp-live-slack", "sk_live-connected", "google-drive-live-token", "gho_while-down", CLIENT_SECRET]) expect(all).not.toContain(secret);
+    for (const secret of ["gho_live-github-token", "xoxp-live-slack", "sk_live-connected", "google-drive-live-token", "gho_while-down", CLIENT_SECRET])
+      expect(all).not.toContain(secret);
   });
 });

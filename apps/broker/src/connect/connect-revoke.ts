@@ -8,7 +8,10 @@ import { revokeAtProvider, type RevocationOutcome } from "./provider-revocation.
 const MAX_TOKEN_LENGTH = 16 * 1024;
 const bodySchema = z.strictObject({
   token: z.string().min(1).max(MAX_TOKEN_LENGTH),
-  stripe_user_id: z.string().regex(/^acct_[A-Za-z0-9]{1,64}$/).optional(),
+  stripe_user_id: z
+    .string()
+    .regex(/^acct_[A-Za-z0-9]{1,64}$/)
+    .optional(),
   /** The connection's tenant settings (the bundle's `connection`), for a revocation URL on the member's tenant host. */
   connection: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), z.string().max(256)).optional(),
 });
@@ -26,9 +29,13 @@ export async function connectRevoke(app: FastifyInstance): Promise<void> {
   const { broker } = app;
   app.post<{ Params: { id: string } }>("/connect/:id/revoke", { bodyLimit: 32 * 1024 }, async (request, reply) => {
     const now = Date.now();
-    const budgets = [broker.revokeCounters.peek(request.ip, broker.revokeLimits.perAddress, now), broker.revokeGlobal.peek("all", broker.revokeLimits.global, now)];
+    const budgets = [
+      broker.revokeCounters.peek(request.ip, broker.revokeLimits.perAddress, now),
+      broker.revokeGlobal.peek("all", broker.revokeLimits.global, now),
+    ];
     const over = budgets.find((decision) => !decision.ok);
-    if (over !== undefined && !over.ok) throw new BrokerError("rate_limited", "too many revocations from this address or in all: try again later", { retryAfterSeconds: over.retryAfterSeconds });
+    if (over !== undefined && !over.ok)
+      throw new BrokerError("rate_limited", "too many revocations from this address or in all: try again later", { retryAfterSeconds: over.retryAfterSeconds });
     if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
       throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
     }
@@ -49,7 +56,10 @@ export async function connectRevoke(app: FastifyInstance): Promise<void> {
     const url = resolveTenantUrl(target.manifest, revocation.url, body.data.connection);
     if (!url.ok) {
       const settings = url.problems.map((problem) => problem.setting).filter((setting) => setting !== "");
-      throw new BrokerError("invalid_body", `${target.manifest.name} revokes on your own host: send connection { ${settings.join(", ")} } (${url.problems.map((problem) => problem.message).join("; ")})`);
+      throw new BrokerError(
+        "invalid_body",
+        `${target.manifest.name} revokes on your own host: send connection { ${settings.join(", ")} } (${url.problems.map((problem) => problem.message).join("; ")})`,
+      );
     }
     broker.revokeCounters.take(request.ip, broker.revokeLimits.perAddress, now);
     broker.revokeGlobal.take("all", broker.revokeLimits.global, now);
@@ -59,9 +69,17 @@ export async function connectRevoke(app: FastifyInstance): Promise<void> {
     });
     broker.onRevocation?.({ integration: target.manifest.id, outcome });
     request.log.info({ integration: target.manifest.id, outcome: outcome.kind, ...providerDetail(outcome) }, "revocation at the provider");
-    if (outcome.kind === "refused") throw new BrokerError("revocation_refused", `${target.manifest.name} refused to revoke this token (${outcome.providerCode}): it may already be revoked or not be this integration's`);
-    if (outcome.kind === "failed") throw new BrokerError("revocation_failed", `${target.manifest.name} could not revoke the token now (${outcome.providerCode}): try again later`);
-    return reply.code(200).header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ revoked: true }));
+    if (outcome.kind === "refused")
+      throw new BrokerError(
+        "revocation_refused",
+        `${target.manifest.name} refused to revoke this token (${outcome.providerCode}): it may already be revoked or not be this integration's`,
+      );
+    if (outcome.kind === "failed")
+      throw new BrokerError("revocation_failed", `${target.manifest.name} could not revoke the token now (${outcome.providerCode}): try again later`);
+    return reply
+      .code(200)
+      .header("content-type", "application/json; charset=utf-8")
+      .send(JSON.stringify({ revoked: true }));
   });
 }
 

@@ -98,7 +98,15 @@ describe("GET /connect/:id/start", () => {
 
   it("refuses a return_to that is not exactly an allowed one, before looking at the integration", async () => {
     app = testApp().app;
-    for (const returnTo of [undefined, "", "https://app.example.test/connected/", "https://app.example.test/Connected", "https://APP.example.test/connected", "https://app.example.test/connected#x", "https://evil.example/connected"]) {
+    for (const returnTo of [
+      undefined,
+      "",
+      "https://app.example.test/connected/",
+      "https://app.example.test/Connected",
+      "https://APP.example.test/connected",
+      "https://app.example.test/connected#x",
+      "https://evil.example/connected",
+    ]) {
       const query: Record<string, string> = { client_key: clientKey };
       if (returnTo !== undefined) query.return_to = returnTo;
       const response = await app.inject({ method: "GET", url: url("no-such-integration", query) });
@@ -123,7 +131,11 @@ describe("GET /connect/:id/start", () => {
 
   it("shows a browser an escaped error page", async () => {
     app = testApp().app;
-    const response = await app.inject({ method: "GET", url: url("<script>", { client_key: clientKey, return_to: RETURN_TO }), headers: { accept: "text/html" } });
+    const response = await app.inject({
+      method: "GET",
+      url: url("<script>", { client_key: clientKey, return_to: RETURN_TO }),
+      headers: { accept: "text/html" },
+    });
     expect(response.statusCode).toBe(404);
     expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(response.body).not.toContain("<script>");

@@ -37,11 +37,21 @@ export async function connectStart(app: FastifyInstance): Promise<void> {
 
     const verifier = oauth.generateRandomCodeVerifier();
     const browser = bindBrowser(request, reply);
-    const state = sealState({ integration: target.manifest.id, verifier, clientKey, returnTo, browser, ...(connection === undefined ? {} : { connection }) }, broker.stateKey, broker.now());
+    const state = sealState(
+      { integration: target.manifest.id, verifier, clientKey, returnTo, browser, ...(connection === undefined ? {} : { connection }) },
+      broker.stateKey,
+      broker.now(),
+    );
     if (isPrivateUseScheme(returnTo)) {
       // Finding 5: every app may claim a private-use scheme, so a link made by someone else must not
       // go on to the provider unseen: the member compares the code their own app shows first.
-      const page = renderStartConfirmation({ integration: target.manifest.id, integrationName: target.manifest.name, returnTo, code: clientKeyCode(clientKey), state });
+      const page = renderStartConfirmation({
+        integration: target.manifest.id,
+        integrationName: target.manifest.name,
+        returnTo,
+        code: clientKeyCode(clientKey),
+        state,
+      });
       return reply.code(200).headers(htmlHeaders([])).send(page);
     }
     return reply.redirect((await authorizeLocation(broker, target, state, verifier)).href, 302);
@@ -76,14 +86,14 @@ export async function connectStart(app: FastifyInstance): Promise<void> {
 
 /** The provider's authorize URL for a sealed state: PKCE (S256), the scopes in the provider's spelling, the manifest's fixed parameters. */
 async function authorizeLocation(broker: BrokerContext, target: OAuthTarget, state: string, verifier: string): Promise<URL> {
-    const location = new URL(target.endpoints.authorize_url);
-    for (const [name, value] of Object.entries(target.dialect.authorizeParams)) location.searchParams.set(name, value);
-    location.searchParams.set("response_type", "code");
-    location.searchParams.set("client_id", target.app.clientId);
-    location.searchParams.set("redirect_uri", broker.redirectUri);
-    if (target.endpoints.scopes.length > 0) location.searchParams.set("scope", scopeParameter(target.endpoints.scopes, target.dialect));
-    location.searchParams.set("state", state);
-    location.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
-    location.searchParams.set("code_challenge_method", "S256");
-    return location;
+  const location = new URL(target.endpoints.authorize_url);
+  for (const [name, value] of Object.entries(target.dialect.authorizeParams)) location.searchParams.set(name, value);
+  location.searchParams.set("response_type", "code");
+  location.searchParams.set("client_id", target.app.clientId);
+  location.searchParams.set("redirect_uri", broker.redirectUri);
+  if (target.endpoints.scopes.length > 0) location.searchParams.set("scope", scopeParameter(target.endpoints.scopes, target.dialect));
+  location.searchParams.set("state", state);
+  location.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
+  location.searchParams.set("code_challenge_method", "S256");
+  return location;
 }

@@ -28,7 +28,11 @@ beforeAll(async () => {
   await ready();
   client = generateBotKeys();
   example = identityExample(zendesk) as IdentityExample;
-  standIn = await startProviderStandIn(zendeskAcme, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, { host: "acme.zendesk.com", response: example.response });
+  standIn = await startProviderStandIn(
+    zendeskAcme,
+    { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+    { host: "acme.zendesk.com", response: example.response },
+  );
   app = buildApp({
     registry: shipped,
     publicUrl: PUBLIC_URL,
@@ -51,7 +55,11 @@ const openBundle = (sealed: string) => JSON.parse(new TextDecoder().decode(openS
 const tokensOf = (location: string | undefined) => new URLSearchParams((location as string).slice(RETURN_TO.length + 1)).get("tokens") as string;
 
 async function refresh(body: Record<string, unknown>) {
-  const response = await request(`${broker}/connect/zendesk/refresh`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await request(`${broker}/connect/zendesk/refresh`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: response.statusCode, body: (await response.body.json()) as { tokens?: string; error?: { code: string; message: string } } };
 }
 
@@ -73,7 +81,13 @@ describe("connecting Zendesk on the member's subdomain", () => {
     const bundle = openBundle(tokensOf(connected.location));
     expect(standIn.requests.length).toBe(tokenRequests + 1);
     expect(standIn.requests.at(-1)?.params).toMatchObject({ grant_type: "authorization_code", client_id: CLIENT_ID });
-    expect(bundle).toMatchObject({ v: 1, integration: "zendesk", access_token: standIn.issuedAccessTokens.at(-1), connection: { subdomain: "acme" }, account: example.account });
+    expect(bundle).toMatchObject({
+      v: 1,
+      integration: "zendesk",
+      access_token: standIn.issuedAccessTokens.at(-1),
+      connection: { subdomain: "acme" },
+      account: example.account,
+    });
     expect(standIn.identityRequests.length).toBe(identityRequests + 1);
     expect(standIn.identityRequests.at(-1)?.path.startsWith("/api/v2/")).toBe(true);
     expect(standIn.identityRequests.at(-1)?.authorization).toBe(`Bearer ${bundle.access_token}`);
@@ -103,17 +117,20 @@ describe("connecting Zendesk on the member's subdomain", () => {
     expect(response.location).toBeUndefined();
   });
 
-  it.each(["evil.com", "a.b", "ACME", "a".repeat(64), "acme%2Fevil", "-acme"])("subdomain=%s is 400 naming the setting (not the value), and nothing is sealed", async (value) => {
-    const browser = new Browser();
-    const response = await browser.get(startUrl(`&subdomain=${value}`));
-    expect(response.status).toBe(400);
-    const body = JSON.parse(response.body) as { error: { code: string; message: string } };
-    expect(body.error.code).toBe("invalid_query");
-    expect(body.error.message).toContain("subdomain");
-    expect(body.error.message).not.toContain(decodeURIComponent(value));
-    expect(response.headers["set-cookie"]).toBeUndefined();
-    expect(response.location).toBeUndefined();
-  });
+  it.each(["evil.com", "a.b", "ACME", "a".repeat(64), "acme%2Fevil", "-acme"])(
+    "subdomain=%s is 400 naming the setting (not the value), and nothing is sealed",
+    async (value) => {
+      const browser = new Browser();
+      const response = await browser.get(startUrl(`&subdomain=${value}`));
+      expect(response.status).toBe(400);
+      const body = JSON.parse(response.body) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("invalid_query");
+      expect(body.error.message).toContain("subdomain");
+      expect(body.error.message).not.toContain(decodeURIComponent(value));
+      expect(response.headers["set-cookie"]).toBeUndefined();
+      expect(response.location).toBeUndefined();
+    },
+  );
 
   it("the tenant is the sealed one: a tampered state is refused before any token request, and a subdomain added to the callback changes nothing", async () => {
     const browser = new Browser();
@@ -149,7 +166,10 @@ describe("connecting Zendesk on the member's subdomain", () => {
       logger: false,
     });
     try {
-      const started = await confirming.inject({ method: "GET", url: `/connect/zendesk/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(appScheme)}&subdomain=acme` });
+      const started = await confirming.inject({
+        method: "GET",
+        url: `/connect/zendesk/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(appScheme)}&subdomain=acme`,
+      });
       expect(started.statusCode).toBe(200);
       const state = /name="state" value="([^"]+)"/.exec(started.body)?.[1] ?? "";
       const cookie = String([started.headers["set-cookie"]].flat()[0]).split(";")[0] as string;
@@ -178,7 +198,10 @@ describe("connecting Zendesk on the member's subdomain", () => {
       logger: false,
     });
     try {
-      const response = await mailchimp.inject({ method: "GET", url: `/connect/mailchimp/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(RETURN_TO)}&dc=evil` });
+      const response = await mailchimp.inject({
+        method: "GET",
+        url: `/connect/mailchimp/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(RETURN_TO)}&dc=evil`,
+      });
       expect(response.statusCode).toBe(302);
       expect(new URL(response.headers.location as string).origin).toBe("https://login.mailchimp.com");
     } finally {

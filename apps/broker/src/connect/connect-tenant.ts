@@ -16,7 +16,11 @@ export function oauthTenantSettings(target: OAuthTarget): string[] {
 export function oauthTenant(target: OAuthTarget, connection: Readonly<Record<string, string>> | undefined): TenantConnection | undefined {
   const settings = oauthTenantSettings(target);
   if (settings.length === 0) return undefined;
-  return Object.fromEntries(settings.filter((name) => connection !== undefined && Object.hasOwn(connection, name)).map((name) => [name, (connection as Record<string, string>)[name] as string]));
+  return Object.fromEntries(
+    settings
+      .filter((name) => connection !== undefined && Object.hasOwn(connection, name))
+      .map((name) => [name, (connection as Record<string, string>)[name] as string]),
+  );
 }
 
 /**

@@ -10,7 +10,12 @@ async function normalised(settings: object, status: number, body: unknown) {
     dialectOf({ ...base, ...settings }),
   );
   const text = await response.text();
-  return { status: response.status, type: response.headers.get("content-type"), length: response.headers.get("content-length"), body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+  return {
+    status: response.status,
+    type: response.headers.get("content-type"),
+    length: response.headers.get("content-length"),
+    body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>),
+  };
 }
 
 describe("the token answer normalised into RFC 6749 shape", () => {
@@ -26,7 +31,10 @@ describe("the token answer normalised into RFC 6749 shape", () => {
       status: 400,
       body: { error: "invalid_grant", error_description: "expired" },
     });
-    expect(await normalised({ token_errors: "ok_false" }, 200, { ok: false, error: "bad_client_secret" })).toMatchObject({ status: 400, body: { error: "bad_client_secret" } });
+    expect(await normalised({ token_errors: "ok_false" }, 200, { ok: false, error: "bad_client_secret" })).toMatchObject({
+      status: 400,
+      body: { error: "bad_client_secret" },
+    });
     expect(await normalised({ token_errors: "ok_false" }, 200, { ok: false })).toMatchObject({ status: 400, body: { error: "invalid_request" } });
     // Without the declaration, a 200 answer with an error is left to oauth4webapi (which refuses it for lacking a token).
     expect(await normalised({}, 200, { error: "bad_verification_code" })).toMatchObject({ status: 200 });
@@ -34,7 +42,14 @@ describe("the token answer normalised into RFC 6749 shape", () => {
 
   it("takes the token from token_path when it holds one, else from the top; drops null members; maps bearer words; splits scopes", async () => {
     const slack = { token_path: "authed_user", bearer_token_types: ["user", "bot"], scope_separator: "," };
-    const nested = await normalised(slack, 200, { ok: true, access_token: "xoxb", token_type: "bot", scope: "a", authed_user: { id: "U1", access_token: "xoxp", token_type: "user", scope: "c,d" }, team: { id: "T" } });
+    const nested = await normalised(slack, 200, {
+      ok: true,
+      access_token: "xoxb",
+      token_type: "bot",
+      scope: "a",
+      authed_user: { id: "U1", access_token: "xoxp", token_type: "user", scope: "c,d" },
+      team: { id: "T" },
+    });
     expect(nested.body).toMatchObject({ access_token: "xoxp", token_type: "bearer", scope: "c d", team: { id: "T" }, authed_user: { id: "U1" } });
     const top = await normalised(slack, 200, { ok: true, access_token: "xoxe", token_type: "USER", scope: "c, d", refresh_token: "r" });
     expect(top.body).toMatchObject({ access_token: "xoxe", token_type: "bearer", scope: "c d", refresh_token: "r" });
@@ -46,7 +61,10 @@ describe("the token answer normalised into RFC 6749 shape", () => {
   });
 
   it("passes anything that is not a JSON object through untouched", async () => {
-    const response = await normaliseTokenResponse(new Response("<html>down</html>", { status: 503, headers: { "content-type": "text/html" } }), dialectOf({ ...base, token_errors: "error_field" }));
+    const response = await normaliseTokenResponse(
+      new Response("<html>down</html>", { status: 503, headers: { "content-type": "text/html" } }),
+      dialectOf({ ...base, token_errors: "error_field" }),
+    );
     expect([response.status, response.headers.get("content-type"), await response.text()]).toEqual([503, "text/html", "<html>down</html>"]);
   });
 });

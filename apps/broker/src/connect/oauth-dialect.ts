@@ -89,7 +89,9 @@ function refusalOf(status: number, body: Record<string, unknown>, dialect: OAuth
   if (!refused) return undefined;
   const providerCode = typeof body.error === "string" ? body.error : undefined;
   if (providerCode === undefined) return status >= 400 ? undefined : { status: 400, body: { error: "invalid_request" } };
-  const mapped: Record<string, string> = { error: Object.hasOwn(dialect.errorCodes, providerCode) ? (dialect.errorCodes[providerCode] as string) : providerCode };
+  const mapped: Record<string, string> = {
+    error: Object.hasOwn(dialect.errorCodes, providerCode) ? (dialect.errorCodes[providerCode] as string) : providerCode,
+  };
   if (typeof body.error_description === "string") mapped.error_description = body.error_description;
   return { status: Math.max(status, 400), body: mapped };
 }

@@ -4,7 +4,13 @@ import { randomKey } from "../__fixtures__/test-registry.js";
 import { MAX_STATE_LENGTH, openState, sealState, STATE_TTL_SECONDS } from "./oauth-state.js";
 
 const NOW = 1_800_000_000;
-const flow = { integration: "testauth", verifier: "v".repeat(43), clientKey: "k".repeat(43), returnTo: "https://app.example.test/connected", browser: "b".repeat(43) };
+const flow = {
+  integration: "testauth",
+  verifier: "v".repeat(43),
+  clientKey: "k".repeat(43),
+  returnTo: "https://app.example.test/connected",
+  browser: "b".repeat(43),
+};
 const key = randomKey();
 
 beforeAll(async () => {
@@ -21,9 +27,21 @@ describe("OAuth state", () => {
   it("carries a tenant host's settings sealed, and refuses a box whose connection is not a tenant setting", () => {
     const sealed = sealState({ ...flow, connection: { subdomain: "acme" } }, key, NOW);
     expect(openState(sealed, [key], NOW)).toEqual({ ok: true, state: { ...flow, connection: { subdomain: "acme" }, exp: NOW + STATE_TTL_SECONDS } });
-    const payload = { v: 1, typ: "eleven.broker.oauth-state", integration: flow.integration, verifier: flow.verifier, client_key: flow.clientKey, return_to: flow.returnTo, browser: flow.browser, exp: NOW + 60 };
+    const payload = {
+      v: 1,
+      typ: "eleven.broker.oauth-state",
+      integration: flow.integration,
+      verifier: flow.verifier,
+      client_key: flow.clientKey,
+      return_to: flow.returnTo,
+      browser: flow.browser,
+      exp: NOW + 60,
+    };
     expect(openState(secretboxSeal(JSON.stringify({ ...payload, connection: { subdomain: 42 } }), key), [key], NOW)).toEqual({ ok: false, reason: "invalid" });
-    expect(openState(secretboxSeal(JSON.stringify({ ...payload, connection: { "Sub-Domain": "acme" } }), key), [key], NOW)).toEqual({ ok: false, reason: "invalid" });
+    expect(openState(secretboxSeal(JSON.stringify({ ...payload, connection: { "Sub-Domain": "acme" } }), key), [key], NOW)).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
   });
 
   it("hides what it carries: neither the verifier nor return_to appear in the sealed value", () => {

@@ -78,7 +78,14 @@ export function openState(sealed: string, keys: string[], now: number): OpenStat
   const payload = parsed.data;
   if (payload.exp > now + STATE_TTL_SECONDS + CLOCK_SKEW_SECONDS) return { ok: false, reason: "invalid" };
   if (payload.exp <= now) return { ok: false, reason: "expired" };
-  const state: OAuthState = { integration: payload.integration, verifier: payload.verifier, clientKey: payload.client_key, returnTo: payload.return_to, browser: payload.browser, exp: payload.exp };
+  const state: OAuthState = {
+    integration: payload.integration,
+    verifier: payload.verifier,
+    clientKey: payload.client_key,
+    returnTo: payload.return_to,
+    browser: payload.browser,
+    exp: payload.exp,
+  };
   if (payload.connection !== undefined) state.connection = payload.connection;
   return { ok: true, state };
 }

@@ -9,11 +9,19 @@ function agentAnswering(status: number, body: string, headers: Record<string, st
   return agent;
 }
 
-const init = { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ a: "1" }), redirect: "manual" as const };
+const init = {
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams({ a: "1" }),
+  redirect: "manual" as const,
+};
 
 describe("createOutboundFetch", () => {
   it("returns a Response with the status, headers and body read through the dispatcher", async () => {
-    const fetch = createOutboundFetch({ dispatcher: agentAnswering(200, '{"ok":true}', { "content-type": "application/json", "set-cookie": ["a=1", "b=2"] }), timeoutMs: 1000 });
+    const fetch = createOutboundFetch({
+      dispatcher: agentAnswering(200, '{"ok":true}', { "content-type": "application/json", "set-cookie": ["a=1", "b=2"] }),
+      timeoutMs: 1000,
+    });
     const response = await fetch("https://token.example.com/token", init);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json");

@@ -16,8 +16,7 @@ export type RevocationOutcome =
   | { kind: "failed"; status: number | undefined; providerCode: string };
 
 const PROVIDER_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
-const basic = (app: OAuthApp) =>
-  `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString("base64")}`;
+const basic = (app: OAuthApp) => `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString("base64")}`;
 
 /** The request a dialect makes, built from the manifest's `revocation.url`, the app and the member's input. */
 export function revocationRequest(
@@ -32,17 +31,27 @@ export function revocationRequest(
     case "github":
       // https://docs.github.com/en/rest/apps/oauth-applications#delete-an-app-token
       return {
-        url: url.includes("{client_id}") ? url.replace("{client_id}", encodeURIComponent(app.clientId)) : `${url.replace(/\/$/, "")}/${encodeURIComponent(app.clientId)}/token`,
+        url: url.includes("{client_id}")
+          ? url.replace("{client_id}", encodeURIComponent(app.clientId))
+          : `${url.replace(/\/$/, "")}/${encodeURIComponent(app.clientId)}/token`,
         init: {
           ...base,
           method: "DELETE",
-          headers: { authorization: basic(app), accept: "application/vnd.github+json", "content-type": "application/json", "x-github-api-version": "2022-11-28" },
+          headers: {
+            authorization: basic(app),
+            accept: "application/vnd.github+json",
+            "content-type": "application/json",
+            "x-github-api-version": "2022-11-28",
+          },
           body: JSON.stringify({ access_token: input.token }),
         },
       };
     case "slack":
       // https://api.slack.com/methods/auth.revoke: the token revokes itself.
-      return { url, init: { ...base, method: "POST", headers: { authorization: `Bearer ${input.token}`, "content-type": "application/x-www-form-urlencoded" }, body: "" } };
+      return {
+        url,
+        init: { ...base, method: "POST", headers: { authorization: `Bearer ${input.token}`, "content-type": "application/x-www-form-urlencoded" }, body: "" },
+      };
     case "stripe":
       // https://docs.stripe.com/connect/oauth-reference#post-deauthorize: the platform's secret key, the connected account.
       return {

@@ -142,7 +142,11 @@ describe.each(PROVIDERS.map((doc) => [doc.id, doc] as const))("the shipped %s ma
   it("the identity op refusing the new token (401, 403) goes back as token_exchange_failed, failing (503) as provider_unavailable", async () => {
     expect(identityExample(shipped.get(id) as Manifest), `${id}: a documented identity answer`).toBeDefined();
     if (needsTenant(shipped.get(id) as Manifest)) return;
-    for (const [status, code] of [[401, "token_exchange_failed"], [403, "token_exchange_failed"], [503, "provider_unavailable"]] as const) {
+    for (const [status, code] of [
+      [401, "token_exchange_failed"],
+      [403, "token_exchange_failed"],
+      [503, "provider_unavailable"],
+    ] as const) {
       standIn.setIdentityStatus(status);
       try {
         const browser = new Browser();
@@ -158,24 +162,25 @@ describe.each(PROVIDERS.map((doc) => [doc.id, doc] as const))("the shipped %s ma
   });
 
   // Providers without refresh (GitHub, Todoist): the first test checks that no refresh token is sealed.
-  if (doc.refresh !== undefined) it("refreshes as the provider documents it, and a refresh token it does not know is refresh_failed", async () => {
-    const browser = new Browser();
-    const connected = await deliver(browser, standIn.consent(await start(browser)));
-    const first = openBundle(fragmentOf(connected.location).get("tokens") as string);
-    const refreshed = await refresh(first.refresh_token as string);
-    expect(refreshed.status).toBe(200);
-    const second = openBundle(refreshed.body.tokens as string);
-    expect(second.access_token).toBe(standIn.issuedAccessTokens.at(-1));
-    expect(second.access_token).not.toBe(first.access_token);
-    expect(second.token_type).toBe("bearer");
-    if (doc.refresh === "rotate") expect(second.refresh_token).not.toBe(first.refresh_token);
-    else expect(second.refresh_token).toBe(first.refresh_token);
-    expect(standIn.requests.at(-1)?.params.grant_type).toBe("refresh_token");
+  if (doc.refresh !== undefined)
+    it("refreshes as the provider documents it, and a refresh token it does not know is refresh_failed", async () => {
+      const browser = new Browser();
+      const connected = await deliver(browser, standIn.consent(await start(browser)));
+      const first = openBundle(fragmentOf(connected.location).get("tokens") as string);
+      const refreshed = await refresh(first.refresh_token as string);
+      expect(refreshed.status).toBe(200);
+      const second = openBundle(refreshed.body.tokens as string);
+      expect(second.access_token).toBe(standIn.issuedAccessTokens.at(-1));
+      expect(second.access_token).not.toBe(first.access_token);
+      expect(second.token_type).toBe("bearer");
+      if (doc.refresh === "rotate") expect(second.refresh_token).not.toBe(first.refresh_token);
+      else expect(second.refresh_token).toBe(first.refresh_token);
+      expect(standIn.requests.at(-1)?.params.grant_type).toBe("refresh_token");
 
-    const unknown = await refresh("not-a-refresh-token-this-provider-issued");
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.error?.code).toBe("refresh_failed");
-  });
+      const unknown = await refresh("not-a-refresh-token-this-provider-issued");
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error?.code).toBe("refresh_failed");
+    });
 
   it("the provider's documented refusal of a used code goes back as token_exchange_failed", async () => {
     const browser = new Browser();
@@ -198,7 +203,10 @@ describe.each(PROVIDERS.map((doc) => [doc.id, doc] as const))("the shipped %s ma
   it("the provider refusing the broker's client credentials, or being down, goes back as provider_unavailable", async () => {
     const misconfigured = brokerFor(doc, standIn, { oauthApps: { [id]: { clientId: CLIENT_ID, clientSecret: "not-the-secret" } } });
     try {
-      const started = await misconfigured.inject({ method: "GET", url: `/connect/${id}/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(RETURN_TO)}` });
+      const started = await misconfigured.inject({
+        method: "GET",
+        url: `/connect/${id}/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(RETURN_TO)}`,
+      });
       const cookie = String(started.headers["set-cookie"]).split(";")[0] as string;
       const callback = standIn.consent(new URL(started.headers.location as string));
       const answer = await misconfigured.inject({ method: "GET", url: `${callback.pathname}${callback.search}`, headers: { cookie } });

@@ -93,7 +93,11 @@ describe("refresh budgets (finding 4)", () => {
     expect(endpoint.calls.length - before).toBe(1);
     const accessTokens = answers.map((answer, index) => {
       expect(answer.statusCode).toBe(200);
-      return (JSON.parse(new TextDecoder().decode(openSealed(answer.json().tokens, members[index] as { publicKey: string; secretKey: string }))) as { access_token: string }).access_token;
+      return (
+        JSON.parse(new TextDecoder().decode(openSealed(answer.json().tokens, members[index] as { publicKey: string; secretKey: string }))) as {
+          access_token: string;
+        }
+      ).access_token;
     });
     expect(new Set(accessTokens).size).toBe(1);
   });

@@ -24,7 +24,12 @@ export interface TokenBundle {
  * The bundle for a token response; `previousRefreshToken` is kept when a
  * refresh answers without a new one (the provider does not rotate).
  */
-export function tokenBundle(target: OAuthTarget, response: TokenEndpointResponse, previousRefreshToken?: string, connection?: Readonly<Record<string, string>>): TokenBundle {
+export function tokenBundle(
+  target: OAuthTarget,
+  response: TokenEndpointResponse,
+  previousRefreshToken?: string,
+  connection?: Readonly<Record<string, string>>,
+): TokenBundle {
   const bundle: TokenBundle = { v: 1, integration: target.manifest.id, access_token: response.access_token, token_type: response.token_type };
   if (typeof response.expires_in === "number") bundle.expires_in = response.expires_in;
   const refreshToken = response.refresh_token ?? previousRefreshToken;

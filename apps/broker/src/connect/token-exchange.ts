@@ -66,7 +66,10 @@ export function classifyTokenFailure(error: unknown, log: FastifyBaseLogger): To
       log.info({ oauthError: code, status: error.status }, "the provider refused the token request");
       return "refused";
     }
-    log.warn({ oauthError: code, status: error.status }, code === "invalid_client" ? "the provider refused the broker's client credentials" : "the token endpoint failed");
+    log.warn(
+      { oauthError: code, status: error.status },
+      code === "invalid_client" ? "the provider refused the broker's client credentials" : "the token endpoint failed",
+    );
     return "unavailable";
   }
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
@@ -74,7 +77,10 @@ export function classifyTokenFailure(error: unknown, log: FastifyBaseLogger): To
     return "unavailable";
   }
   if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
-    log.warn({ kind: error instanceof oauth.OperationProcessingError ? (error.code ?? "invalid_response") : "unsupported" }, "the token endpoint answered something unusable");
+    log.warn(
+      { kind: error instanceof oauth.OperationProcessingError ? (error.code ?? "invalid_response") : "unsupported" },
+      "the token endpoint answered something unusable",
+    );
     return "unavailable";
   }
   const name = error instanceof Error ? error.name : "Error";

@@ -82,10 +82,18 @@ describe("GET /registry", () => {
     expect(etags.size).toBe(3);
     expect(Number(brotli.headers["content-length"])).toBeLessThan(identity.rawPayload.length);
 
-    const notModified = await app.inject({ method: "GET", url: "/registry", headers: { "accept-encoding": "br", "if-none-match": brotli.headers.etag as string } });
+    const notModified = await app.inject({
+      method: "GET",
+      url: "/registry",
+      headers: { "accept-encoding": "br", "if-none-match": brotli.headers.etag as string },
+    });
     expect(notModified.statusCode).toBe(304);
     expect(notModified.headers["content-encoding"]).toBeUndefined();
-    const otherEncoding = await app.inject({ method: "GET", url: "/registry", headers: { "accept-encoding": "gzip", "if-none-match": brotli.headers.etag as string } });
+    const otherEncoding = await app.inject({
+      method: "GET",
+      url: "/registry",
+      headers: { "accept-encoding": "gzip", "if-none-match": brotli.headers.etag as string },
+    });
     expect(otherEncoding.statusCode).toBe(200);
     expect(otherEncoding.headers["content-encoding"]).toBe("gzip");
   });

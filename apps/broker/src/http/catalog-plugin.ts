@@ -59,13 +59,19 @@ async function catalogRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get("/healthz", (_request, reply) =>
-    reply.header("cache-control", "no-store").header("content-type", contentType).send(JSON.stringify({ status: "ok", registry: registry.hash })),
+    reply
+      .header("cache-control", "no-store")
+      .header("content-type", contentType)
+      .send(JSON.stringify({ status: "ok", registry: registry.hash })),
   );
 
   app.get("/", (request, reply) => {
     const query = queryOf(request.url);
     const filter = { query: bounded(single(query, "q")), category: bounded(single(query, "category")) };
-    return reply.headers(CATALOG_PAGE_HEADERS).header("cache-control", PAGE_CACHE_CONTROL).send(renderCatalogPage(catalog, search, filter));
+    return reply
+      .headers(CATALOG_PAGE_HEADERS)
+      .header("cache-control", PAGE_CACHE_CONTROL)
+      .send(renderCatalogPage(catalog, search, filter));
   });
 
   // Each integration's page is rendered once, here: it depends only on the catalog this app serves.

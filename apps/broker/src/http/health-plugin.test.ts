@@ -23,7 +23,13 @@ describe("GET /healthz and /readyz on the public listener", () => {
   });
 
   it("answers 503 with the reason before the broker listens", async () => {
-    const app = buildApp({ registry: loadRegistry([{ file: "patonly.json", json: patManifest }]), publicUrl: PUBLIC_URL, stateKey: randomKey(), allowedReturnTo: [], oauthApps: {} });
+    const app = buildApp({
+      registry: loadRegistry([{ file: "patonly.json", json: patManifest }]),
+      publicUrl: PUBLIC_URL,
+      stateKey: randomKey(),
+      allowedReturnTo: [],
+      oauthApps: {},
+    });
     closers.push(() => app.close());
     const answer = await app.inject({ method: "GET", url: "/readyz" });
     expect(answer.statusCode).toBe(503);

@@ -19,7 +19,21 @@ function generator(seed: number) {
   };
 }
 
-const ALPHABET = [..."<>&\"'`=/ :;,.?#%\\\n\t\u0000\u2028\u202eaZ9-_", "https://", "javascript:", "<script>", "</", "&amp;", "q=", "br", "gzip", "*", "W/", "\ud800", "😀"];
+const ALPHABET = [
+  ..."<>&\"'`=/ :;,.?#%\\\n\t\u0000\u2028\u202eaZ9-_",
+  "https://",
+  "javascript:",
+  "<script>",
+  "</",
+  "&amp;",
+  "q=",
+  "br",
+  "gzip",
+  "*",
+  "W/",
+  "\ud800",
+  "😀",
+];
 
 function randomText(random: () => number, maxParts = 30): string {
   let text = "";
@@ -28,7 +42,8 @@ function randomText(random: () => number, maxParts = 30): string {
   return text;
 }
 
-const unescapeHtml = (html: string) => html.replace(/&lt;|&gt;|&quot;|&#39;|&amp;/g, (entity) => ({ "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&amp;": "&" })[entity] ?? entity);
+const unescapeHtml = (html: string) =>
+  html.replace(/&lt;|&gt;|&quot;|&#39;|&amp;/g, (entity) => ({ "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&amp;": "&" })[entity] ?? entity);
 
 beforeAll(async () => {
   await ready();

@@ -30,11 +30,18 @@ async function revocationRoutes(app: FastifyInstance): Promise<void> {
       throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
     }
     const body = bodySchema.safeParse(request.body);
-    if (!body.success) throw new BrokerError("invalid_body", `the body must be { revocation }: one signed revocation (${REVOCATION_PREFIX}…, at most ${MAX_REVOCATION_LENGTH} characters), nothing else`);
+    if (!body.success)
+      throw new BrokerError(
+        "invalid_body",
+        `the body must be { revocation }: one signed revocation (${REVOCATION_PREFIX}…, at most ${MAX_REVOCATION_LENGTH} characters), nothing else`,
+      );
     const kept = await guard(() => broker.revocations.add(body.data.revocation, Date.now()));
     if (!kept) throw new BrokerError("service_unavailable", "the revocation list is full; try again later");
     request.log.info("revocation kept");
-    return reply.code(202).header("content-type", "application/json; charset=utf-8").send(JSON.stringify({ kept: true }));
+    return reply
+      .code(202)
+      .header("content-type", "application/json; charset=utf-8")
+      .send(JSON.stringify({ kept: true }));
   });
 
   app.get("/revocations", async (request, reply) => {
@@ -52,7 +59,9 @@ async function revocationRoutes(app: FastifyInstance): Promise<void> {
     const all = broker.revocationGlobal.peek("global", global, now);
     const refused = !address.ok ? address : !all.ok ? all : undefined;
     if (refused !== undefined && !refused.ok) {
-      throw new BrokerError("rate_limited", "too many revocations from this address or in all: try again later", { retryAfterSeconds: refused.retryAfterSeconds });
+      throw new BrokerError("rate_limited", "too many revocations from this address or in all: try again later", {
+        retryAfterSeconds: refused.retryAfterSeconds,
+      });
     }
     broker.revocationCounters.take(request.ip, perAddress, now);
     broker.revocationGlobal.take("global", global, now);

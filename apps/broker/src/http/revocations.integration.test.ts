@@ -26,8 +26,16 @@ async function broker(overrides: Partial<BrokerConfig> = {}): Promise<{ url: str
 }
 
 async function post(url: string, body: unknown, contentType = "application/json") {
-  const response = await request(`${url}/revocations`, { method: "POST", headers: { "content-type": contentType }, body: typeof body === "string" ? body : JSON.stringify(body) });
-  return { status: response.statusCode, body: (await response.body.json()) as { kept?: boolean; error?: { code: string; message: string } }, retryAfter: response.headers["retry-after"] };
+  const response = await request(`${url}/revocations`, {
+    method: "POST",
+    headers: { "content-type": contentType },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return {
+    status: response.statusCode,
+    body: (await response.body.json()) as { kept?: boolean; error?: { code: string; message: string } },
+    retryAfter: response.headers["retry-after"],
+  };
 }
 
 async function since(url: string, cursor?: string) {

@@ -15,7 +15,11 @@ let metricsUrl: string;
 
 beforeAll(async () => {
   // The development configuration (no BROKER_* variables): the catalog and the connect routes are served.
-  ({ app, url, metricsUrl } = (await startBroker({ PORT: "0" }, { logger: false, metricsPort: 0 })) as { app: FastifyInstance; url: string; metricsUrl: string });
+  ({ app, url, metricsUrl } = (await startBroker({ PORT: "0" }, { logger: false, metricsPort: 0 })) as {
+    app: FastifyInstance;
+    url: string;
+    metricsUrl: string;
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -34,8 +38,14 @@ describe("the broker's metrics listener", () => {
 
   it("counts requests by route pattern and refreshes by integration and status, with no caller value in any label", async () => {
     expect((await get(`${url}/registry`)).status).toBe(200);
-    await request(`${url}/connect/github/refresh`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ refresh_token: SECRET_REFRESH_TOKEN, client_key: SECRET_CLIENT_KEY }) }).then((response) => response.body.text());
-    await request(`${url}/connect/${SECRET_CLIENT_KEY}/refresh`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then((response) => response.body.text());
+    await request(`${url}/connect/github/refresh`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ refresh_token: SECRET_REFRESH_TOKEN, client_key: SECRET_CLIENT_KEY }),
+    }).then((response) => response.body.text());
+    await request(`${url}/connect/${SECRET_CLIENT_KEY}/refresh`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then(
+      (response) => response.body.text(),
+    );
     const { status, body } = await get(`${metricsUrl}/metrics`);
     expect(status).toBe(200);
     expect(body).toMatch(/^eleven_broker_http_requests_total\{route="\/registry",method="GET",status="200"\} 1$/m);

@@ -13,11 +13,34 @@ const REFRESH_ROUTE = "/connect/:id/refresh";
  */
 export class BrokerMetrics {
   readonly registry = new Registry();
-  readonly #connects = new Counter({ name: "eleven_broker_connects_total", help: "Connect callbacks finished, by integration and outcome (ok, or the error code).", labelNames: ["integration", "outcome"], registers: [this.registry] });
-  readonly #refreshes = new Counter({ name: "eleven_broker_refreshes_total", help: "POST /connect/:id/refresh answers, by integration and HTTP status.", labelNames: ["integration", "status"], registers: [this.registry] });
-  readonly #requests = new Counter({ name: "eleven_broker_http_requests_total", help: "Requests answered, by route pattern (never the raw URL), method and HTTP status.", labelNames: ["route", "method", "status"], registers: [this.registry] });
-  readonly #sequence = new Gauge({ name: "eleven_broker_registry_sequence", help: "Sequence of the signed release served (0: no release, the manifests alone).", registers: [this.registry] });
-  readonly #redisUp = new Gauge({ name: "eleven_broker_redis_up", help: "1 while Redis accepts commands, 0 when not; absent without Redis.", registers: [this.registry] });
+  readonly #connects = new Counter({
+    name: "eleven_broker_connects_total",
+    help: "Connect callbacks finished, by integration and outcome (ok, or the error code).",
+    labelNames: ["integration", "outcome"],
+    registers: [this.registry],
+  });
+  readonly #refreshes = new Counter({
+    name: "eleven_broker_refreshes_total",
+    help: "POST /connect/:id/refresh answers, by integration and HTTP status.",
+    labelNames: ["integration", "status"],
+    registers: [this.registry],
+  });
+  readonly #requests = new Counter({
+    name: "eleven_broker_http_requests_total",
+    help: "Requests answered, by route pattern (never the raw URL), method and HTTP status.",
+    labelNames: ["route", "method", "status"],
+    registers: [this.registry],
+  });
+  readonly #sequence = new Gauge({
+    name: "eleven_broker_registry_sequence",
+    help: "Sequence of the signed release served (0: no release, the manifests alone).",
+    registers: [this.registry],
+  });
+  readonly #redisUp = new Gauge({
+    name: "eleven_broker_redis_up",
+    help: "1 while Redis accepts commands, 0 when not; absent without Redis.",
+    registers: [this.registry],
+  });
   #refresh: (() => void) | undefined;
 
   constructor() {

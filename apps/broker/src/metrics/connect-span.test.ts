@@ -41,13 +41,22 @@ describe("eleven.connect spans", () => {
     const { app } = testApp({ dispatcher: mockTokenEndpoint().agent });
     try {
       const client = generateBotKeys();
-      const start = await app.inject({ method: "GET", url: `/connect/testauth/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(RETURN_TO)}` });
+      const start = await app.inject({
+        method: "GET",
+        url: `/connect/testauth/start?client_key=${client.publicKey}&return_to=${encodeURIComponent(RETURN_TO)}`,
+      });
       const state = new URL(start.headers.location as string).searchParams.get("state") as string;
       const cookie = String(start.headers["set-cookie"]).split(";")[0] as string;
-      const denied = await app.inject({ method: "GET", url: `/connect/callback?${new URLSearchParams({ error: "access_denied", state, iss: AUTH_ORIGIN })}`, headers: { accept: "application/json", cookie } });
+      const denied = await app.inject({
+        method: "GET",
+        url: `/connect/callback?${new URLSearchParams({ error: "access_denied", state, iss: AUTH_ORIGIN })}`,
+        headers: { accept: "application/json", cookie },
+      });
       expect(denied.headers.location).toBe(`${RETURN_TO}#error=access_denied`);
       const spans = exporter.getFinishedSpans();
-      expect(spans.map((span) => [span.name, span.attributes])).toEqual([[CONNECT_SPAN_NAME, { "eleven.integration": "testauth", "eleven.outcome": "access_denied" }]]);
+      expect(spans.map((span) => [span.name, span.attributes])).toEqual([
+        [CONNECT_SPAN_NAME, { "eleven.integration": "testauth", "eleven.outcome": "access_denied" }],
+      ]);
       expect(JSON.stringify(spans.map((span) => span.attributes))).not.toContain(state);
     } finally {
       await app.close();

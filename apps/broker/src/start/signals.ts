@@ -19,13 +19,16 @@ export function closeOnSignals(app: FastifyInstance, afterClose: () => Promise<v
       process.exit(1);
     }, CLOSE_TIMEOUT_MS);
     force.unref();
-    app.close().then(afterClose).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, "close failed");
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(afterClose)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, "close failed");
+          process.exit(1);
+        },
+      );
   };
   process.once("SIGINT", close);
   process.once("SIGTERM", close);

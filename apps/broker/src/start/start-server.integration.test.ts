@@ -52,7 +52,9 @@ describe("startBroker (what `eleven-broker` runs)", () => {
     expect(logs.join("")).toContain(`signed release ${file}`);
     await app.close();
     app = undefined;
-    await expect(startBroker({ PORT: "0", BROKER_REGISTRY_RELEASE: file, BROKER_RELEASE_KEYS: generateReleaseKeys().publicKey }, { logger })).rejects.toThrow(/untrusted_key/);
+    await expect(startBroker({ PORT: "0", BROKER_REGISTRY_RELEASE: file, BROKER_RELEASE_KEYS: generateReleaseKeys().publicKey }, { logger })).rejects.toThrow(
+      /untrusted_key/,
+    );
     await expect(startBroker({ PORT: "0", BROKER_REGISTRY_RELEASE: join(dir, "missing.json") }, { logger })).rejects.toThrow(/cannot read/);
   });
 
@@ -76,7 +78,14 @@ describe("startBroker (what `eleven-broker` runs)", () => {
     await writeFile(join(manifests, "testauth.json"), JSON.stringify(oauthManifest));
     await writeFile(join(manifests, "patonly.json"), JSON.stringify(patManifest));
     const configFile = join(dir, "broker.json");
-    const config = { publicUrl: PUBLIC_URL, stateKey: randomKey(), allowedReturnTo: [RETURN_TO], oauthApps: { testauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }, port: 0, registryDir: "manifests" };
+    const config = {
+      publicUrl: PUBLIC_URL,
+      stateKey: randomKey(),
+      allowedReturnTo: [RETURN_TO],
+      oauthApps: { testauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } },
+      port: 0,
+      registryDir: "manifests",
+    };
     await writeFile(configFile, JSON.stringify(config), { mode: 0o600 });
     const started = await startBroker({ BROKER_CONFIG_FILE: configFile }, { logger });
     app = started.app;
@@ -102,7 +111,13 @@ describe("startBroker (what `eleven-broker` runs)", () => {
 
   it("refuses to start with an OAuth app for an integration that has no OAuth (the shipped Gandi), naming it", async () => {
     const configFile = join(dir, "broker-gandi.json");
-    const config = { publicUrl: PUBLIC_URL, stateKey: randomKey(), allowedReturnTo: [RETURN_TO], oauthApps: { gandi: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } }, port: 0 };
+    const config = {
+      publicUrl: PUBLIC_URL,
+      stateKey: randomKey(),
+      allowedReturnTo: [RETURN_TO],
+      oauthApps: { gandi: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } },
+      port: 0,
+    };
     await writeFile(configFile, JSON.stringify(config), { mode: 0o600 });
     const refused = await startBroker({ BROKER_CONFIG_FILE: configFile }, { logger }).catch((error: unknown) => error);
     const message = startupFailure(refused);

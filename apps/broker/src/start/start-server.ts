@@ -33,7 +33,14 @@ export async function startBroker(
   let source: string;
   if (config.registryRelease !== undefined) {
     const release = await readRelease(config.registryRelease);
-    app = buildApp({ ...config.settings, release, ...(config.releaseKeys === undefined ? {} : { releaseKeys: config.releaseKeys }), logger, ...redis, ...observe });
+    app = buildApp({
+      ...config.settings,
+      release,
+      ...(config.releaseKeys === undefined ? {} : { releaseKeys: config.releaseKeys }),
+      logger,
+      ...redis,
+      ...observe,
+    });
     source = `signed release ${config.registryRelease}`;
   } else {
     const registry: Registry = config.registryDir === undefined ? loadRegistry(manifestFiles) : await loadRegistryFromDir(config.registryDir);

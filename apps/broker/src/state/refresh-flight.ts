@@ -7,9 +7,7 @@ import type { TokenEndpointResponse } from "oauth4webapi";
 import { BrokerError, type BrokerErrorCode } from "../http/broker-error.js";
 
 /** What one refresh came to, as every caller of the same refresh token receives it. */
-export type RefreshOutcome =
-  | { ok: true; tokens: TokenEndpointResponse }
-  | { ok: false; code: BrokerErrorCode; message: string; retryAfterSeconds?: number };
+export type RefreshOutcome = { ok: true; tokens: TokenEndpointResponse } | { ok: false; code: BrokerErrorCode; message: string; retryAfterSeconds?: number };
 
 /** Runs each refresh of one refresh token once, however many callers ask at the same time. */
 export interface RefreshFlights {
@@ -202,11 +200,17 @@ export async function refreshOnce(
       } catch (error) {
         // A refusal of our own (the budgets) is shared as it is; a provider failure is classified.
         const refused = BrokerError.isInstance(error) ? error : failure(error);
-        return { ok: false, code: refused.code, message: refused.message, ...(refused.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: refused.retryAfterSeconds }) };
+        return {
+          ok: false,
+          code: refused.code,
+          message: refused.message,
+          ...(refused.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: refused.retryAfterSeconds }),
+        };
       }
     },
     log,
   );
-  if (!outcome.ok) throw new BrokerError(outcome.code, outcome.message, outcome.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: outcome.retryAfterSeconds });
+  if (!outcome.ok)
+    throw new BrokerError(outcome.code, outcome.message, outcome.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: outcome.retryAfterSeconds });
   return outcome.tokens;
 }

@@ -76,7 +76,10 @@ export function createMemoryRevocationList(): RevocationList {
       sweep(nowMs);
       const after = entries.filter((entry) => compareCursor(entry.id, cursor) > 0).slice(0, MAX_REVOCATIONS_PER_PAGE);
       const last = after.at(-1);
-      return { revocations: after.map((entry) => entry.token), next: last?.id ?? (compareCursor(cursor, `${lastMs}-${seq}`) > 0 ? cursor : `${lastMs}-${seq}`) };
+      return {
+        revocations: after.map((entry) => entry.token),
+        next: last?.id ?? (compareCursor(cursor, `${lastMs}-${seq}`) > 0 ? cursor : `${lastMs}-${seq}`),
+      };
     },
     open: async () => undefined,
     close: async () => undefined,

@@ -30,7 +30,9 @@ export function createWindowCounters(options: { windowMs: number; maxKeys: numbe
     return counter;
   };
   const decide = (counter: Counter | undefined, limit: number, nowMs: number): WindowDecision =>
-    counter !== undefined && counter.count >= limit ? { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((counter.resetAtMs - nowMs) / 1000)) } : { ok: true };
+    counter !== undefined && counter.count >= limit
+      ? { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((counter.resetAtMs - nowMs) / 1000)) }
+      : { ok: true };
   return {
     take(key, limit, nowMs) {
       let counter = current(key, nowMs);

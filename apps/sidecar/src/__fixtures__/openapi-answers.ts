@@ -47,5 +47,8 @@ export function answerViolations(method: string, route: string | undefined, stat
   if ("problem" in found) return [found.problem];
   const validate = validatorFor(found.schema);
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((error) => `${method} ${route ?? "(no route)"} ${status}: ${error.instancePath || "/"} ${error.message ?? "is invalid"}${error.params === undefined ? "" : ` ${JSON.stringify(error.params)}`}`);
+  return (validate.errors ?? []).map(
+    (error) =>
+      `${method} ${route ?? "(no route)"} ${status}: ${error.instancePath || "/"} ${error.message ?? "is invalid"}${error.params === undefined ? "" : ` ${JSON.stringify(error.params)}`}`,
+  );
 }

@@ -35,8 +35,26 @@ export interface ProviderStandIn {
 }
 
 export const REPOSITORIES = [
-  { full_name: "octocat/hello-world", private: false, description: "My first repository", html_url: "https://github.com/octocat/hello-world", default_branch: "main", open_issues_count: 2, pushed_at: "2024-01-01T00:00:00Z", node_id: "dropped by pick" },
-  { full_name: "octocat/spoon-knife", private: true, description: null, html_url: "https://github.com/octocat/spoon-knife", default_branch: "main", open_issues_count: 0, pushed_at: "2024-02-01T00:00:00Z", node_id: "dropped by pick" },
+  {
+    full_name: "octocat/hello-world",
+    private: false,
+    description: "My first repository",
+    html_url: "https://github.com/octocat/hello-world",
+    default_branch: "main",
+    open_issues_count: 2,
+    pushed_at: "2024-01-01T00:00:00Z",
+    node_id: "dropped by pick",
+  },
+  {
+    full_name: "octocat/spoon-knife",
+    private: true,
+    description: null,
+    html_url: "https://github.com/octocat/spoon-knife",
+    default_branch: "main",
+    open_issues_count: 0,
+    pushed_at: "2024-02-01T00:00:00Z",
+    node_id: "dropped by pick",
+  },
 ];
 
 /**
@@ -82,7 +100,14 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
     const last = requests[requests.length - 1];
     if (last !== undefined) last.body = request.body;
   });
-  server.get("/user", async () => ({ login: "octocat", id: 1, node_id: "MDQ6VXNlcjE=", name: "monalisa octocat", html_url: "https://github.com/octocat", type: "User" }));
+  server.get("/user", async () => ({
+    login: "octocat",
+    id: 1,
+    node_id: "MDQ6VXNlcjE=",
+    name: "monalisa octocat",
+    html_url: "https://github.com/octocat",
+    type: "User",
+  }));
   server.get("/user/repos", async () => {
     if (reposDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, reposDelayMs));
     return REPOSITORIES;

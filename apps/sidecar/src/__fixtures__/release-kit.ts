@@ -21,7 +21,10 @@ export function releaseBody(sequence: number, change: (manifest: Json) => Json |
 
 /** Release `sequence` of the shipped manifests, GitHub's name marked with the sequence so each release is another registry. */
 export function signedRelease(sequence: number, signers: KeyPair[] = [releaseKey]): string {
-  return signRelease(releaseBody(sequence, (m) => (m.id === "github" ? { ...m, name: `GitHub r${sequence}` } : m)), signers);
+  return signRelease(
+    releaseBody(sequence, (m) => (m.id === "github" ? { ...m, name: `GitHub r${sequence}` } : m)),
+    signers,
+  );
 }
 
 export type Route = (request: FastifyRequest, reply: FastifyReply) => unknown;

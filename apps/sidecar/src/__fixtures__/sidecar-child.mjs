@@ -14,4 +14,10 @@ const sidecar = await startSidecar({
   dispatcher: createLoopbackDispatcher(env.SIDECAR_CHILD_CA, { "api.github.com": Number(env.SIDECAR_CHILD_PROVIDER_PORT) }),
 });
 closeOnSignals(process, sidecar.close, (code) => process.exit(code));
-process.send({ port: sidecar.port, metricsPort: sidecar.metricsPort, callerTokenFile: sidecar.callerTokenFile, auditFile: sidecar.auditFile, publicKey: sidecar.publicKey });
+process.send({
+  port: sidecar.port,
+  metricsPort: sidecar.metricsPort,
+  callerTokenFile: sidecar.callerTokenFile,
+  auditFile: sidecar.auditFile,
+  publicKey: sidecar.publicKey,
+});

@@ -92,7 +92,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     bot,
     sidecars,
     grant: (grantOptions = {}) => grantFor({ botPublicKey: bot.publicKey, ...grantOptions }),
-    confirmation: (grant, op, args, now) => signConfirmation({ member, grant: opened(grant, bot), op, args, line: lineFor(op, args), ...(now === undefined ? {} : { now }) }),
+    confirmation: (grant, op, args, now) =>
+      signConfirmation({ member, grant: opened(grant, bot), op, args, line: lineFor(op, args), ...(now === undefined ? {} : { now }) }),
     revocation: (grant, signer = member) => signRevocation({ member: signer, grant }),
     close: async () => {
       // Not dispatcher-owned: the apps were given the stand-in's dispatcher, which the test closes.

@@ -53,7 +53,9 @@ export function checkAnswersAgainstDescription(app: FastifyInstance): void {
   app.addHook("onSend", async (request, reply, payload) => {
     if (typeof payload !== "string" || !String(reply.getHeader("content-type") ?? "").startsWith("application/json")) return payload;
     const route = request.routeOptions.url;
-    describedAnswerViolations.push(...answerViolations(request.method, route === undefined || route === "" ? undefined : route, reply.statusCode, JSON.parse(payload)));
+    describedAnswerViolations.push(
+      ...answerViolations(request.method, route === undefined || route === "" ? undefined : route, reply.statusCode, JSON.parse(payload)),
+    );
     return payload;
   });
 }

@@ -16,7 +16,22 @@ import { authorized, mockProvider, testApp, type MockProvider, type TestApp } fr
 import { Readiness } from "../metrics/readiness.js";
 
 const ISSUE_ARGS = { owner: "octocat", repo: "hello-world", title: "A title nobody may log" };
-const AUDIT_KEYS = ["time", "audit_id", "gid", "member", "integration", "op", "access", "args_digest", "account", "status", "code", "http_status", "duration_ms", "prev"];
+const AUDIT_KEYS = [
+  "time",
+  "audit_id",
+  "gid",
+  "member",
+  "integration",
+  "op",
+  "access",
+  "args_digest",
+  "account",
+  "status",
+  "code",
+  "http_status",
+  "duration_ms",
+  "prev",
+];
 
 let provider: MockProvider;
 let harness: TestApp;
@@ -207,7 +222,11 @@ describe("the order of audit and answer", () => {
 describe("an audit log that cannot be written", () => {
   it("answers 500 audit_unavailable instead of the envelope", async () => {
     const app = bareApp({ append: () => Promise.reject(new Error("disk full")) });
-    const response = await app.inject({ method: "POST", url: "/v1/run", payload: { grant: grantFor({ access: "write" }), op: "issues.create", args: ISSUE_ARGS } });
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/run",
+      payload: { grant: grantFor({ access: "write" }), op: "issues.create", args: ISSUE_ARGS },
+    });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toMatchObject({ error: { code: "audit_unavailable" } });
     await app.close();

@@ -39,8 +39,7 @@ export const sidecarEnvironmentSchema = z.object({
     default: "~/.eleven-sidecar",
   }),
   SIDECAR_SOCKET: variable(z.string().min(1).optional(), {
-    description:
-      "The Unix socket to listen on (mode 0600; only the sidecar's user can connect, no other process can squat it). Not with PORT.",
+    description: "The Unix socket to listen on (mode 0600; only the sidecar's user can connect, no other process can squat it). Not with PORT.",
     default: "$SIDECAR_HOME/sidecar.sock",
   }),
   PORT: variable(
@@ -50,10 +49,11 @@ export const sidecarEnvironmentSchema = z.object({
       .optional()
       .transform((port) => (port === undefined ? undefined : Number(port))),
     {
-    description:
-      "Listen on loopback TCP, 127.0.0.1:PORT (0 picks a free one), instead of the Unix socket. Another local process could take the port first, so use it only when the bot cannot use a socket. Not with SIDECAR_SOCKET.",
-    default: "unset: the Unix socket",
-  }),
+      description:
+        "Listen on loopback TCP, 127.0.0.1:PORT (0 picks a free one), instead of the Unix socket. Another local process could take the port first, so use it only when the bot cannot use a socket. Not with SIDECAR_SOCKET.",
+      default: "unset: the Unix socket",
+    },
+  ),
   SIDECAR_METRICS_PORT: variable(
     z
       .string()
@@ -70,27 +70,46 @@ export const sidecarEnvironmentSchema = z.object({
     description: "pino's level for the JSON log on stdout.",
     default: "info",
   }),
-  REDIS_URL: variable(z.string().regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL").optional(), {
-    description:
-      "Redis for what every sidecar of this bot must share: the confirmation replay set, rate limits and revocations (keys namespaced per bot). Unset: kept in this process and its journals, for one sidecar per bot.",
-    default: "none",
-    secret: true,
-  }),
+  REDIS_URL: variable(
+    z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL")
+      .optional(),
+    {
+      description:
+        "Redis for what every sidecar of this bot must share: the confirmation replay set, rate limits and revocations (keys namespaced per bot). Unset: kept in this process and its journals, for one sidecar per bot.",
+      default: "none",
+      secret: true,
+    },
+  ),
   SIDECAR_REDIS_SENTINELS: variable(
     z
       .string()
       .optional()
-      .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== ""))),
+      .transform((value) =>
+        value === undefined || value.trim() === ""
+          ? undefined
+          : value
+              .split(",")
+              .map((entry) => entry.trim())
+              .filter((entry) => entry !== ""),
+      ),
     {
       description:
         'Redis Sentinel instead of REDIS_URL: comma-separated "host:port" sentinels, asked for the current primary of SIDECAR_REDIS_NAME on every (re)connect, so a failover needs no restart. A consumed confirmation or a revocation counts once one replica acknowledged it (WAIT), so a failover cannot lose it.',
       default: "none",
     },
   ),
-  SIDECAR_REDIS_NAME: variable(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be the monitored primary's name ([A-Za-z0-9._-], at most 64)").optional(), {
-    description: "The primary's name the sentinels monitor; required with SIDECAR_REDIS_SENTINELS.",
-    default: "none",
-  }),
+  SIDECAR_REDIS_NAME: variable(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be the monitored primary's name ([A-Za-z0-9._-], at most 64)")
+      .optional(),
+    {
+      description: "The primary's name the sentinels monitor; required with SIDECAR_REDIS_SENTINELS.",
+      default: "none",
+    },
+  ),
   RATE_LIMIT_GRANT: variable(rate(), {
     description: "Runs allowed per grant, as <runs>/<seconds>; a run over it is rate_limited with retry_after_s, nothing sent.",
     default: "60/60",
@@ -99,11 +118,17 @@ export const sidecarEnvironmentSchema = z.object({
     description: "Runs allowed per integration for this bot, as <runs>/<seconds>.",
     default: "300/60",
   }),
-  SIDECAR_REGISTRY_URL: variable(z.string().regex(/^https?:\/\/\S+$/, "must be an http:// or https:// URL").optional(), {
-    description:
-      "The broker's GET /registry.signed to follow: the sidecar fetches it at start and every SIDECAR_REGISTRY_SYNC_MS, and runs each newer release a trusted key signed. Unset: the embedded registry.",
-    default: "none",
-  }),
+  SIDECAR_REGISTRY_URL: variable(
+    z
+      .string()
+      .regex(/^https?:\/\/\S+$/, "must be an http:// or https:// URL")
+      .optional(),
+    {
+      description:
+        "The broker's GET /registry.signed to follow: the sidecar fetches it at start and every SIDECAR_REGISTRY_SYNC_MS, and runs each newer release a trusted key signed. Unset: the embedded registry.",
+      default: "none",
+    },
+  ),
   SIDECAR_REGISTRY_KEYS: variable(
     z
       .string()
@@ -115,9 +140,11 @@ export const sidecarEnvironmentSchema = z.object({
           .filter((key) => key !== ""),
       ),
     {
-    description: "The release public keys trusted to sign registry releases (comma-separated, Ed25519, unpadded base64url); required with SIDECAR_REGISTRY_URL.",
-    default: "none",
-  }),
+      description:
+        "The release public keys trusted to sign registry releases (comma-separated, Ed25519, unpadded base64url); required with SIDECAR_REGISTRY_URL.",
+      default: "none",
+    },
+  ),
   SIDECAR_REGISTRY_SYNC_MS: variable(
     z
       .string()
@@ -125,9 +152,10 @@ export const sidecarEnvironmentSchema = z.object({
       .optional()
       .transform((ms) => (ms === undefined ? undefined : Number(ms))),
     {
-    description: "Milliseconds between two fetches of the signed release (at least 100).",
-    default: "60000",
-  }),
+      description: "Milliseconds between two fetches of the signed release (at least 100).",
+      default: "60000",
+    },
+  ),
   SIDECAR_REVOCATION_SYNC_MS: variable(
     z
       .string()
@@ -136,10 +164,11 @@ export const sidecarEnvironmentSchema = z.object({
       .transform((ms) => (ms === undefined ? undefined : Number(ms)))
       .refine((ms) => ms === undefined || (ms >= 100 && ms <= 5000), "must be from 100 to 5000 milliseconds"),
     {
-    description:
-      "Milliseconds between two fetches of the broker's GET /revocations?since= (the origin of SIDECAR_REGISTRY_URL), from 100 to 5000: a revocation posted to the broker stops the grant here within this time. Unused without SIDECAR_REGISTRY_URL.",
-    default: "5000",
-  }),
+      description:
+        "Milliseconds between two fetches of the broker's GET /revocations?since= (the origin of SIDECAR_REGISTRY_URL), from 100 to 5000: a revocation posted to the broker stops the grant here within this time. Unused without SIDECAR_REGISTRY_URL.",
+      default: "5000",
+    },
+  ),
   SIDECAR_AUDIT_ROTATE_BYTES: variable(
     z
       .string()
@@ -147,10 +176,11 @@ export const sidecarEnvironmentSchema = z.object({
       .optional()
       .transform((bytes) => (bytes === undefined ? undefined : Number(bytes))),
     {
-    description:
-      "Rotate the audit log when a line would take it past this many bytes: it is renamed audit.log.<UTC time> and a new one started, the hash chain carried over (the new file's first prev is the renamed file's last line). Unset: never rotated.",
-    default: "unset: never rotated",
-  }),
+      description:
+        "Rotate the audit log when a line would take it past this many bytes: it is renamed audit.log.<UTC time> and a new one started, the hash chain carried over (the new file's first prev is the renamed file's last line). Unset: never rotated.",
+      default: "unset: never rotated",
+    },
+  ),
 });
 
 /** The environment as the sidecar runs with it: numbers, rates and lists parsed, defaults filled in. */

@@ -37,7 +37,12 @@ describe("optionsFromEnvironment", () => {
     expect(() => optionsFromEnvironment({ SIDECAR_REDIS_NAME: "two words" })).toThrow(/SIDECAR_REDIS_NAME must be the monitored primary's name/);
   });
 
-  it.each([["RATE_LIMIT_GRANT", "10"], ["RATE_LIMIT_GRANT", "0/60"], ["RATE_LIMIT_INTEGRATION", "ten/60"], ["REDIS_URL", "http://127.0.0.1:6379"]])("refuses %s=%s", (name, value) => {
+  it.each([
+    ["RATE_LIMIT_GRANT", "10"],
+    ["RATE_LIMIT_GRANT", "0/60"],
+    ["RATE_LIMIT_INTEGRATION", "ten/60"],
+    ["REDIS_URL", "http://127.0.0.1:6379"],
+  ])("refuses %s=%s", (name, value) => {
     expect(() => optionsFromEnvironment({ [name]: value })).toThrow(new RegExp(name));
   });
 
@@ -71,7 +76,14 @@ describe("optionsFromEnvironment", () => {
   });
 
   it("splits SIDECAR_REGISTRY_KEYS and reads SIDECAR_REGISTRY_SYNC_MS and SIDECAR_REVOCATION_SYNC_MS as numbers", () => {
-    expect(optionsFromEnvironment({ SIDECAR_REGISTRY_URL: "https://broker.example.com/registry.signed", SIDECAR_REGISTRY_KEYS: " a, b ,", SIDECAR_REGISTRY_SYNC_MS: "500", SIDECAR_REVOCATION_SYNC_MS: "2500" })).toEqual({
+    expect(
+      optionsFromEnvironment({
+        SIDECAR_REGISTRY_URL: "https://broker.example.com/registry.signed",
+        SIDECAR_REGISTRY_KEYS: " a, b ,",
+        SIDECAR_REGISTRY_SYNC_MS: "500",
+        SIDECAR_REVOCATION_SYNC_MS: "2500",
+      }),
+    ).toEqual({
       logger: { level: "info" },
       registryUrl: "https://broker.example.com/registry.signed",
       registryKeys: ["a", "b"],

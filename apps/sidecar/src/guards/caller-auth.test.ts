@@ -42,7 +42,11 @@ describe("the caller token on the app", () => {
     const response = await harness.app.inject({ method: "GET", url: "/v1/identity", headers: authorized });
     expect(response.statusCode).toBe(200);
     expect(response.headers["cache-control"]).toBe("no-store");
-    expect(response.json()).toEqual({ public_key: bot.publicKey, receipt_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), registry: { hash: registry.hash, sequence: 0, source: "embedded", synced_at: null } });
+    expect(response.json()).toEqual({
+      public_key: bot.publicKey,
+      receipt_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      registry: { hash: registry.hash, sequence: 0, source: "embedded", synced_at: null },
+    });
   });
 
   it.each([

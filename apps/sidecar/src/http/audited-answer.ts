@@ -3,7 +3,14 @@ import type { AuditRecord, AuditSink } from "../audit/audit-log.js";
 import { httpErrorBody } from "./http-error.js";
 
 /** Writes the audit line, then answers `payload` (an object, or JSON text already serialised); an unwritable audit log answers 500. */
-export async function auditedAnswer(reply: FastifyReply, audit: AuditSink, record: AuditRecord, statusCode: number, payload: object | string, durable = false): Promise<FastifyReply> {
+export async function auditedAnswer(
+  reply: FastifyReply,
+  audit: AuditSink,
+  record: AuditRecord,
+  statusCode: number,
+  payload: object | string,
+  durable = false,
+): Promise<FastifyReply> {
   try {
     await audit.append(record, { durable });
   } catch (error) {

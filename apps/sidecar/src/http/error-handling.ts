@@ -3,7 +3,12 @@ import fastifyPlugin from "fastify-plugin";
 import { OPENAPI_PATH, PROBE_PATHS, SIDECAR_ROUTES } from "@eleven-integrations/sidecar-protocol";
 import { httpErrorBody, type HttpErrorCode } from "./http-error.js";
 
-const ROUTES = [...Object.values(SIDECAR_ROUTES).map((route) => `${route.method} ${route.path}`), `GET ${OPENAPI_PATH}`, `GET ${PROBE_PATHS.health}`, `GET ${PROBE_PATHS.ready}`].join(", ");
+const ROUTES = [
+  ...Object.values(SIDECAR_ROUTES).map((route) => `${route.method} ${route.path}`),
+  `GET ${OPENAPI_PATH}`,
+  `GET ${PROBE_PATHS.health}`,
+  `GET ${PROBE_PATHS.ready}`,
+].join(", ");
 
 const BY_FASTIFY_CODE: Record<string, { statusCode: number; code: HttpErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { statusCode: 415, code: "unsupported_media_type", message: "bodies are JSON only: send Content-Type: application/json" },
@@ -29,9 +34,7 @@ function registerErrorHandlers(app: FastifyInstance): void {
     request.log.error({ err: error }, "request failed");
     return reply.code(500).send(httpErrorBody("internal_error", "the sidecar failed to answer"));
   });
-  app.setNotFoundHandler((_request, reply) =>
-    reply.code(404).send(httpErrorBody("not_found", `no such route: the sidecar serves ${ROUTES}`)),
-  );
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(httpErrorBody("not_found", `no such route: the sidecar serves ${ROUTES}`)));
 }
 
 /** Not encapsulated: the handlers are the whole app's. */

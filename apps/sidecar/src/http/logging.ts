@@ -20,11 +20,16 @@ export function pathOnly(url: string): string {
  */
 export const sidecarSerializers: Serializers = {
   req: (request: { method: string; url: string; ip?: string }) =>
-    request.ip === undefined ? { method: request.method, url: pathOnly(request.url) } : { method: request.method, url: pathOnly(request.url), remoteAddress: request.ip },
+    request.ip === undefined
+      ? { method: request.method, url: pathOnly(request.url) }
+      : { method: request.method, url: pathOnly(request.url), remoteAddress: request.ip },
   res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
   err: (error: { name: string; stack?: string; code?: unknown; statusCode?: unknown }) => {
     // The stack's frames tell where; its first line repeats the message, which is left out.
-    const frames = (error.stack ?? "").split("\n").filter((line) => line.trimStart().startsWith("at ")).join("\n");
+    const frames = (error.stack ?? "")
+      .split("\n")
+      .filter((line) => line.trimStart().startsWith("at "))
+      .join("\n");
     const serialized: { type: string; message: string; stack: string; code?: string; statusCode?: number } = {
       type: error.name,
       message: "(not logged)",
@@ -46,8 +51,7 @@ export function sidecarLoggerOptions(option: SidecarLoggerOption | undefined, se
   const base: LoggerObject = option === true ? {} : option;
   const needles = secrets.filter((secret) => secret.length > 0);
   const { stream, file, ...rest } = base;
-  const destination: { write(line: string): unknown } =
-    stream ?? (file === undefined ? process.stdout : createWriteStream(file, { flags: "a", mode: 0o600 }));
+  const destination: { write(line: string): unknown } = stream ?? (file === undefined ? process.stdout : createWriteStream(file, { flags: "a", mode: 0o600 }));
   const scrub = (line: string): string => {
     let scrubbed = line;
     for (const needle of needles) if (scrubbed.includes(needle)) scrubbed = scrubbed.split(needle).join(REDACTED);

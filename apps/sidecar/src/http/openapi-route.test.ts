@@ -47,10 +47,21 @@ describe("the answers check (every test app's answers are checked against the de
   it("refuses an answer the route's schema does not allow, and a status it does not list", () => {
     const registry = { hash: "h", sequence: 0, source: "embedded", synced_at: null };
     expect(answerViolations("GET", "/v1/identity", 200, { public_key: "k", registry })).toEqual([]);
-    expect(answerViolations("GET", "/v1/identity", 200, { public_key: "k", registry, secret: "x" }).join("\n")).toContain("must NOT have additional properties");
+    expect(answerViolations("GET", "/v1/identity", 200, { public_key: "k", registry, secret: "x" }).join("\n")).toContain(
+      "must NOT have additional properties",
+    );
     expect(answerViolations("POST", "/v1/run", 200, { status: "ok", integration: "github", op: "repos.list" }).length).toBeGreaterThan(0);
-    expect(answerViolations("POST", "/v1/run", 200, { status: "error", integration: null, op: "x.y", error: { code: "no_such_code", message: "m", next_action: "n" } }).length).toBeGreaterThan(0);
-    expect(answerViolations("POST", "/v1/run", 418, { error: { code: "internal_error", message: "m" } })).toEqual(["POST /v1/run answered 418, a status its description does not list"]);
+    expect(
+      answerViolations("POST", "/v1/run", 200, {
+        status: "error",
+        integration: null,
+        op: "x.y",
+        error: { code: "no_such_code", message: "m", next_action: "n" },
+      }).length,
+    ).toBeGreaterThan(0);
+    expect(answerViolations("POST", "/v1/run", 418, { error: { code: "internal_error", message: "m" } })).toEqual([
+      "POST /v1/run answered 418, a status its description does not list",
+    ]);
     expect(answerViolations("POST", "/v1/run", 400, { error: { code: "invalid_body", message: "m", issues: [{ path: "op", message: "bad" }] } })).toEqual([]);
   });
 });

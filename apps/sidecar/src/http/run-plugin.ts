@@ -81,7 +81,10 @@ async function storeOutcome(consumed: ConsumedConfirmation, answer: RunAnswer, c
     await context.state.storeOutcome(consumed.member, consumed.key, consumed.argsDigest, consumed.exp, serializeEnvelope(answer));
   } catch (error) {
     // The name only: a Redis error's message can name its URL.
-    reply.log.error({ kind: error instanceof Error ? error.name : "unknown" }, "the outcome of a write could not be stored: the same call again cannot answer it");
+    reply.log.error(
+      { kind: error instanceof Error ? error.name : "unknown" },
+      "the outcome of a write could not be stored: the same call again cannot answer it",
+    );
   }
 }
 

@@ -17,7 +17,13 @@ async function whoamiRoutes(app: FastifyInstance): Promise<void> {
     const started = performance.now();
     const parsed = parseBody(whoamiBodySchema, request.body);
     if (!parsed.ok) {
-      return auditedAnswer(reply, sidecar.audit, failedCallAuditRecord(null, "invalid_body", elapsedMs(started)), 400, httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
+      return auditedAnswer(
+        reply,
+        sidecar.audit,
+        failedCallAuditRecord(null, "invalid_body", elapsedMs(started)),
+        400,
+        httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues),
+      );
     }
     const facts = initialFacts({ grant: parsed.value.grant, op: "" }, sidecar.auditKey);
     const work = whoamiFlow(parsed.value, facts, runContext(sidecar));

@@ -44,11 +44,29 @@ describe("the metrics listener", () => {
 
   it("counts runs by integration, op, status and code, with their latency, and requests by route pattern", async () => {
     const grant = grantFor({ botPublicKey: sidecar.publicKey });
-    const ok = await httpCall({ port: sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${token}` }, body: { grant, op: "repos.list" } });
+    const ok = await httpCall({
+      port: sidecar.port,
+      method: "POST",
+      path: "/v1/run",
+      headers: { authorization: `Bearer ${token}` },
+      body: { grant, op: "repos.list" },
+    });
     expect(ok.statusCode).toBe(200);
     // A run with secret-looking arg values and an op the registry does not know.
-    await httpCall({ port: sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${token}` }, body: { grant, op: "issues.list", args: { owner: SECRET_ARG, repo: SECRET_ARG } } });
-    await httpCall({ port: sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${token}` }, body: { grant, op: `no.such.op.${SECRET_ARG}` } });
+    await httpCall({
+      port: sidecar.port,
+      method: "POST",
+      path: "/v1/run",
+      headers: { authorization: `Bearer ${token}` },
+      body: { grant, op: "issues.list", args: { owner: SECRET_ARG, repo: SECRET_ARG } },
+    });
+    await httpCall({
+      port: sidecar.port,
+      method: "POST",
+      path: "/v1/run",
+      headers: { authorization: `Bearer ${token}` },
+      body: { grant, op: `no.such.op.${SECRET_ARG}` },
+    });
     await httpCall({ port: sidecar.port, path: `/v1/nowhere/${SECRET_ARG}`, headers: { authorization: `Bearer ${token}` } });
     const text = await scrape();
     expect(text).toMatch(/^eleven_sidecar_runs_total\{integration="github",op="repos.list",status="ok",code="none"\} 1$/m);
@@ -88,7 +106,21 @@ describe("the metrics listener", () => {
 describe("SidecarMetrics", () => {
   it("keeps an op out of the labels when its integration was not known", async () => {
     const metrics = new SidecarMetrics();
-    metrics.recordRun({ time: "", audit_id: "a", gid: null, member: null, integration: null, op: SECRET_ARG, access: null, args_digest: null, account: null, status: "error", code: "unknown_op", http_status: null, duration_ms: 3 });
+    metrics.recordRun({
+      time: "",
+      audit_id: "a",
+      gid: null,
+      member: null,
+      integration: null,
+      op: SECRET_ARG,
+      access: null,
+      args_digest: null,
+      account: null,
+      status: "error",
+      code: "unknown_op",
+      http_status: null,
+      duration_ms: 3,
+    });
     const text = await metrics.exposition();
     expect(text).toMatch(/^eleven_sidecar_runs_total\{integration="none",op="none",status="error",code="unknown_op"\} 1$/m);
     expect(text).not.toContain(SECRET_ARG);
@@ -96,7 +128,21 @@ describe("SidecarMetrics", () => {
 
   it("does not count a write's started line, only its outcome", async () => {
     const metrics = new SidecarMetrics();
-    metrics.recordRun({ time: "", audit_id: "a", gid: "g", member: "m", integration: "github", op: "issues.create", access: "write", args_digest: "d", account: null, status: "started", code: null, http_status: null, duration_ms: 1 });
+    metrics.recordRun({
+      time: "",
+      audit_id: "a",
+      gid: "g",
+      member: "m",
+      integration: "github",
+      op: "issues.create",
+      access: "write",
+      args_digest: "d",
+      account: null,
+      status: "started",
+      code: null,
+      http_status: null,
+      duration_ms: 1,
+    });
     expect(await metrics.exposition()).not.toMatch(/^eleven_sidecar_runs_total\{/m);
   });
 });

@@ -45,7 +45,14 @@ beforeAll(async () => {
   const home = await temporaryDirectory("sidecar-traces-");
   await writeFile(join(home, "trusted-members.json"), JSON.stringify([member.publicKey]));
   child = spawn(process.execPath, [BIN], {
-    env: { ...process.env, SIDECAR_HOME: home, PORT: "0", OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiverPort}`, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_SERVICE_NAME: "sidecar-under-test" },
+    env: {
+      ...process.env,
+      SIDECAR_HOME: home,
+      PORT: "0",
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiverPort}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_SERVICE_NAME: "sidecar-under-test",
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   child.stderr?.setEncoding("utf8");
@@ -72,7 +79,13 @@ describe("eleven.run spans from the bin", () => {
     const headers = { authorization: `Bearer ${token}` };
     const grant = grantFor({ access: "write", botPublicKey: publicKey });
     // A write without its confirmation is answered before any provider call.
-    const asked = await httpCall({ port, method: "POST", path: "/v1/run", headers, body: { grant, op: "issues.create", args: { owner: "octocat", repo: "hello-world", title: SECRET_TITLE } } });
+    const asked = await httpCall({
+      port,
+      method: "POST",
+      path: "/v1/run",
+      headers,
+      body: { grant, op: "issues.create", args: { owner: "octocat", repo: "hello-world", title: SECRET_TITLE } },
+    });
     expect(asked.json()).toMatchObject({ status: "confirmation_required" });
     const refused = await httpCall({ port, method: "POST", path: "/v1/run", headers, body: { grant: "not-a-grant", op: "repos.list", args: {} } });
     expect(refused.json()).toMatchObject({ status: "error", error: { code: "grant_invalid" } });

@@ -19,13 +19,48 @@ export interface RunLabels {
 /** The sidecar's Prometheus metrics, one registry per sidecar (so two sidecars in one process do not mix). */
 export class SidecarMetrics {
   readonly registry = new Registry();
-  readonly #runs = new Counter({ name: "eleven_sidecar_runs_total", help: "Runs answered, by integration, op, status (ok, error, confirmation_required) and error code (none for ok).", labelNames: ["integration", "op", "status", "code"], registers: [this.registry] });
-  readonly #runSeconds = new Histogram({ name: "eleven_sidecar_run_duration_seconds", help: "Time from a run's request to its audited answer, by integration and op.", labelNames: ["integration", "op"], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [this.registry] });
-  readonly #providerSeconds = new Histogram({ name: "eleven_sidecar_provider_duration_seconds", help: "Time of runs that reached the provider (an upstream HTTP status came back), by integration and op.", labelNames: ["integration", "op"], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [this.registry] });
-  readonly #requests = new Counter({ name: "eleven_sidecar_http_requests_total", help: "Requests answered on the main listener, by route pattern (never the raw URL), method and HTTP status.", labelNames: ["route", "method", "status"], registers: [this.registry] });
-  readonly #sequence = new Gauge({ name: "eleven_sidecar_registry_sequence", help: "Sequence of the registry release running (0: the embedded registry).", registers: [this.registry] });
-  readonly #syncFailures = new Counter({ name: "eleven_sidecar_registry_sync_failures_total", help: "Registry syncs refused, by reason.", labelNames: ["reason"], registers: [this.registry] });
-  readonly #redisUp = new Gauge({ name: "eleven_sidecar_redis_up", help: "1 while Redis accepts commands, 0 when it does not; absent without REDIS_URL.", registers: [this.registry] });
+  readonly #runs = new Counter({
+    name: "eleven_sidecar_runs_total",
+    help: "Runs answered, by integration, op, status (ok, error, confirmation_required) and error code (none for ok).",
+    labelNames: ["integration", "op", "status", "code"],
+    registers: [this.registry],
+  });
+  readonly #runSeconds = new Histogram({
+    name: "eleven_sidecar_run_duration_seconds",
+    help: "Time from a run's request to its audited answer, by integration and op.",
+    labelNames: ["integration", "op"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly #providerSeconds = new Histogram({
+    name: "eleven_sidecar_provider_duration_seconds",
+    help: "Time of runs that reached the provider (an upstream HTTP status came back), by integration and op.",
+    labelNames: ["integration", "op"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly #requests = new Counter({
+    name: "eleven_sidecar_http_requests_total",
+    help: "Requests answered on the main listener, by route pattern (never the raw URL), method and HTTP status.",
+    labelNames: ["route", "method", "status"],
+    registers: [this.registry],
+  });
+  readonly #sequence = new Gauge({
+    name: "eleven_sidecar_registry_sequence",
+    help: "Sequence of the registry release running (0: the embedded registry).",
+    registers: [this.registry],
+  });
+  readonly #syncFailures = new Counter({
+    name: "eleven_sidecar_registry_sync_failures_total",
+    help: "Registry syncs refused, by reason.",
+    labelNames: ["reason"],
+    registers: [this.registry],
+  });
+  readonly #redisUp = new Gauge({
+    name: "eleven_sidecar_redis_up",
+    help: "1 while Redis accepts commands, 0 when it does not; absent without REDIS_URL.",
+    registers: [this.registry],
+  });
 
   #refresh: (() => void) | undefined;
 

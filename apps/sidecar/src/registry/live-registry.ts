@@ -36,7 +36,11 @@ export class LiveRegistry {
    * before a swap still opens after it when the op's manifest is unchanged (the token is
    * bound to the manifest's hash, so a changed manifest refuses it).
    */
-  constructor(registry: Registry, info: RegistryInfo, options: { dispatcher: Dispatcher; limits?: ExecutorLimits | undefined; pageKey?: Uint8Array | undefined }) {
+  constructor(
+    registry: Registry,
+    info: RegistryInfo,
+    options: { dispatcher: Dispatcher; limits?: ExecutorLimits | undefined; pageKey?: Uint8Array | undefined },
+  ) {
     this.#dispatcher = options.dispatcher;
     this.#limits = options.limits;
     this.#pageKey = options.pageKey;

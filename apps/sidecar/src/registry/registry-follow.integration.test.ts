@@ -56,7 +56,9 @@ async function post(target: FastifyInstance, url: string, payload: object) {
 }
 
 async function identity(target: FastifyInstance) {
-  return (await target.inject({ method: "GET", url: "/v1/identity", headers: authorized })).json() as { registry: { sequence: number; hash: string; source: string } };
+  return (await target.inject({ method: "GET", url: "/v1/identity", headers: authorized })).json() as {
+    registry: { sequence: number; hash: string; source: string };
+  };
 }
 
 async function waitForSequence(target: FastifyInstance, sequence: number): Promise<void> {

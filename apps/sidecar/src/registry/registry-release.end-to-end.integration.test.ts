@@ -67,7 +67,13 @@ async function startFollower(home?: string): Promise<Follower> {
 }
 
 async function call(follower: Follower, path: string, body?: unknown): Promise<Json> {
-  const answer = await httpCall({ port: follower.sidecar.port as number, method: body === undefined ? "GET" : "POST", path, headers: { authorization: `Bearer ${follower.token}` }, body });
+  const answer = await httpCall({
+    port: follower.sidecar.port as number,
+    method: body === undefined ? "GET" : "POST",
+    path,
+    headers: { authorization: `Bearer ${follower.token}` },
+    body,
+  });
   return answer.json() as Json;
 }
 

@@ -20,7 +20,8 @@ export interface RegistrySyncSettings {
 /** The sync settings of a config, checked; undefined when no `registryUrl` is set. Throws `SidecarStartError` `invalid_setting`. */
 export function registrySyncSettings(config: SidecarConfig): RegistrySyncSettings | undefined {
   if (config.registryUrl === undefined) {
-    if (config.registryKeys !== undefined && config.registryKeys.length > 0) throw invalid("registryKeys is set without registryUrl: there is nothing to follow");
+    if (config.registryKeys !== undefined && config.registryKeys.length > 0)
+      throw invalid("registryKeys is set without registryUrl: there is nothing to follow");
     return undefined;
   }
   let url: URL;
@@ -32,14 +33,16 @@ export function registrySyncSettings(config: SidecarConfig): RegistrySyncSetting
   if (url.protocol !== "https:" && url.protocol !== "http:") throw invalid("registryUrl must be an http or https URL");
   if (url.username !== "" || url.password !== "") throw invalid("registryUrl must not hold user info");
   // Plain http only on this machine: anywhere else whoever is on the path could hold back every new release (and its revocations' broker).
-  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) throw invalid("registryUrl must be https unless it is on loopback (127.0.0.1, [::1], localhost)");
+  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname))
+    throw invalid("registryUrl must be https unless it is on loopback (127.0.0.1, [::1], localhost)");
   const keys = config.registryKeys ?? [];
   if (keys.length === 0) throw invalid("registryKeys is required with registryUrl: a release is trusted only for a trusted key's signature");
   keys.forEach((key, index) => {
     if (!KEY_PATTERN.test(key)) throw invalid(`registryKeys entry ${index + 1} is not a 32-byte unpadded base64url Ed25519 public key`);
   });
   const intervalMs = config.registrySyncMs ?? DEFAULT_REGISTRY_SYNC_MS;
-  if (!Number.isSafeInteger(intervalMs) || intervalMs < MIN_REGISTRY_SYNC_MS) throw invalid(`registrySyncMs must be a whole number of milliseconds from ${MIN_REGISTRY_SYNC_MS}`);
+  if (!Number.isSafeInteger(intervalMs) || intervalMs < MIN_REGISTRY_SYNC_MS)
+    throw invalid(`registrySyncMs must be a whole number of milliseconds from ${MIN_REGISTRY_SYNC_MS}`);
   const maxBytes = config.registryMaxBytes ?? MAX_RELEASE_BYTES;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw invalid("registryMaxBytes must be a positive whole number");
   const timeoutMs = config.registryFetchTimeoutMs ?? DEFAULT_REGISTRY_FETCH_TIMEOUT_MS;

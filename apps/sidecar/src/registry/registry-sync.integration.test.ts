@@ -96,7 +96,9 @@ describe("a sidecar following signed releases", () => {
     const cache = join(home, "registry-release.json");
     expect(await readFile(cache, "utf8")).toBe(document);
     expect((await lstat(cache)).mode & 0o777).toBe(0o600);
-    expect(messages().at(-1)).toMatch(/^registry release 2 accepted from http:\/\/127\.0\.0\.1:\d+\/registry\.signed \(registry [0-9a-f]{12}, \d+ manifests\); was the embedded registry/);
+    expect(messages().at(-1)).toMatch(
+      /^registry release 2 accepted from http:\/\/127\.0\.0\.1:\d+\/registry\.signed \(registry [0-9a-f]{12}, \d+ manifests\); was the embedded registry/,
+    );
 
     expect(await sync.syncOnce()).toEqual({ status: "unchanged" });
     expect(server.ifNoneMatch).toEqual([undefined, expect.stringMatching(/^"[0-9a-f]{64}"$/)]);
@@ -127,7 +129,10 @@ describe("a sidecar following signed releases", () => {
     await runRelease2();
     server.route = serveDocument(signedRelease(1));
     expect(await expectRefused("rollback")).toContain("release 1 (registry");
-    const sameSequence = signRelease(releaseBody(2, (m) => (m.id === "slack" ? { ...m, name: "Slack again" } : m)), [releaseKey]);
+    const sameSequence = signRelease(
+      releaseBody(2, (m) => (m.id === "slack" ? { ...m, name: "Slack again" } : m)),
+      [releaseKey],
+    );
     server.route = serveDocument(sameSequence);
     expect(await expectRefused("rollback")).toContain("is not above the running release 2");
   });
@@ -151,7 +156,11 @@ describe("a sidecar following signed releases", () => {
   it("refuses a 50 MB release, by its content-length or as it streams", async () => {
     await runRelease2();
     const size = 50 * 1024 * 1024;
-    server.route = (_request, reply) => reply.header("content-type", "application/json").header("content-length", String(size)).send(Readable.from(chunks(size)));
+    server.route = (_request, reply) =>
+      reply
+        .header("content-type", "application/json")
+        .header("content-length", String(size))
+        .send(Readable.from(chunks(size)));
     expect(await expectRefused("too_large")).toContain(`${size} bytes (content-length)`);
     server.route = (_request, reply) => reply.header("content-type", "application/json").send(Readable.from(chunks(size)));
     expect(await expectRefused("too_large")).toContain("over the limit of 16777216 bytes");
@@ -174,7 +183,9 @@ describe("a sidecar following signed releases", () => {
     await sync.loadCache();
     expect(live.current().info).toMatchObject({ sequence: 2, source: "synced" });
     expect(await sync.syncOnce()).toMatchObject({ status: "refused", reason: "unreachable" });
-    expect(messages().at(-1)).toMatch(/^registry release refused \(unreachable\): cannot reach http:\/\/127\.0\.0\.1:\d+\/registry\.signed: ECONNREFUSED; still running release 2/);
+    expect(messages().at(-1)).toMatch(
+      /^registry release refused \(unreachable\): cannot reach http:\/\/127\.0\.0\.1:\d+\/registry\.signed: ECONNREFUSED; still running release 2/,
+    );
     expect(live.current().info.sequence).toBe(2);
   });
 

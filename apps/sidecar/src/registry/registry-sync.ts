@@ -71,12 +71,19 @@ export class RegistrySync {
       bytes = await readFile(cacheFile);
       mtime = stats.mtime;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") log.warn(`cached registry release ${cacheFile} ignored: cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+        log.warn(`cached registry release ${cacheFile} ignored: cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"})`);
       return;
     }
     const current = live.current();
     try {
-      const accepted = acceptRelease(bytes, { keys: this.#options.keys, maxBytes: this.#options.maxBytes, running: current.registry, info: current.info, highWater: this.#options.highWater?.mark });
+      const accepted = acceptRelease(bytes, {
+        keys: this.#options.keys,
+        maxBytes: this.#options.maxBytes,
+        running: current.registry,
+        info: current.info,
+        highWater: this.#options.highWater?.mark,
+      });
       if (accepted === undefined) return;
       await this.#options.highWater?.raise({ sequence: accepted.release.sequence, hash: accepted.registry.hash });
       live.swap(accepted.registry, { hash: accepted.registry.hash, sequence: accepted.release.sequence, source: "synced", synced_at: mtime.toISOString() });
@@ -89,12 +96,14 @@ export class RegistrySync {
 
   /** One conditional fetch and, when a new release came, its checks and the swap. Never throws. */
   syncOnce(): Promise<SyncOutcome> {
-    this.#running ??= this.#sync().then((outcome) => {
-      this.#options.onOutcome?.(outcome);
-      return outcome;
-    }).finally(() => {
-      this.#running = undefined;
-    });
+    this.#running ??= this.#sync()
+      .then((outcome) => {
+        this.#options.onOutcome?.(outcome);
+        return outcome;
+      })
+      .finally(() => {
+        this.#running = undefined;
+      });
     return this.#running;
   }
 
@@ -120,7 +129,12 @@ export class RegistrySync {
     const { url, live, log } = this.#options;
     const current = live.current();
     try {
-      const fetched = await fetchRelease(url, { dispatcher: this.#options.dispatcher, etag: this.#etag, maxBytes: this.#options.maxBytes, timeoutMs: this.#options.timeoutMs });
+      const fetched = await fetchRelease(url, {
+        dispatcher: this.#options.dispatcher,
+        etag: this.#etag,
+        maxBytes: this.#options.maxBytes,
+        timeoutMs: this.#options.timeoutMs,
+      });
       if (fetched.kind === "not_modified") return { status: "unchanged" };
       const accepted = acceptRelease(fetched.bytes, {
         keys: this.#options.keys,
@@ -139,10 +153,14 @@ export class RegistrySync {
       const { registry, release } = accepted;
       live.swap(registry, { hash: registry.hash, sequence: release.sequence, source: "synced", synced_at: new Date().toISOString() });
       this.#etag = fetched.etag;
-      log.info(`registry release ${release.sequence} accepted from ${url} (registry ${short(registry.hash)}, ${registry.integrations().length} manifests); was ${describeRunning(current.info)}`);
+      log.info(
+        `registry release ${release.sequence} accepted from ${url} (registry ${short(registry.hash)}, ${registry.integrations().length} manifests); was ${describeRunning(current.info)}`,
+      );
       return { status: "accepted", sequence: release.sequence, hash: registry.hash };
     } catch (error) {
-      const refusal = SyncRefusal.isInstance(error) ? error : new SyncRefusal("malformed", `unexpected failure: ${error instanceof Error ? error.name : "error"}`);
+      const refusal = SyncRefusal.isInstance(error)
+        ? error
+        : new SyncRefusal("malformed", `unexpected failure: ${error instanceof Error ? error.name : "error"}`);
       log.warn(`registry release refused (${refusal.code}): ${refusal.message}; still running ${describeRunning(current.info)}`);
       return { status: "refused", reason: refusal.code, message: refusal.message };
     }
@@ -158,7 +176,9 @@ export class RegistrySync {
       await rename(temporary, cacheFile);
     } catch (error) {
       // The release still runs; only the next start without the broker loses it.
-      log.warn(`cannot write the registry release cache ${cacheFile} (${(error as NodeJS.ErrnoException).code ?? "error"}): a restart without the broker will not find this release`);
+      log.warn(
+        `cannot write the registry release cache ${cacheFile} (${(error as NodeJS.ErrnoException).code ?? "error"}): a restart without the broker will not find this release`,
+      );
     }
   }
 }

@@ -106,7 +106,12 @@ describe("the high-water mark, kept apart from the cache", () => {
     expect(await restarted.sync.syncOnce()).toMatchObject({ status: "refused", reason: "rollback" });
     expect(restarted.live.current().info.source).toBe("embedded");
     // Another registry signed at the mark's own sequence is refused too; the release that set the mark runs again.
-    server.route = serveDocument(signRelease(releaseBody(6, (m) => (m.id === "github" ? { ...m, name: "GitHub other" } : m)), [releaseKey]));
+    server.route = serveDocument(
+      signRelease(
+        releaseBody(6, (m) => (m.id === "github" ? { ...m, name: "GitHub other" } : m)),
+        [releaseKey],
+      ),
+    );
     expect(await restarted.sync.syncOnce()).toMatchObject({ status: "refused", reason: "rollback" });
     server.route = serveDocument(release6);
     expect(await restarted.sync.syncOnce()).toMatchObject({ status: "accepted", sequence: 6 });
@@ -114,11 +119,20 @@ describe("the high-water mark, kept apart from the cache", () => {
 });
 
 describe("registryUrl", () => {
-  const base = { registry: embedded, botKeys: bot, trustedMembers: [], callerToken: "x".repeat(32), auditFile: "/dev/null", registryKeys: [releaseKey.publicKey] };
+  const base = {
+    registry: embedded,
+    botKeys: bot,
+    trustedMembers: [],
+    callerToken: "x".repeat(32),
+    auditFile: "/dev/null",
+    registryKeys: [releaseKey.publicKey],
+  };
 
   it("must be https off loopback: plain http elsewhere is refused at start", () => {
     expect(() => registrySyncSettings({ ...base, registryUrl: "http://broker.example/registry.signed" })).toThrow(/https unless it is on loopback/);
-    expect(() => registrySyncSettings({ ...base, registryUrl: "http://10.0.0.5:8080/registry.signed" })).toThrow(expect.objectContaining({ code: "invalid_setting" }));
+    expect(() => registrySyncSettings({ ...base, registryUrl: "http://10.0.0.5:8080/registry.signed" })).toThrow(
+      expect.objectContaining({ code: "invalid_setting" }),
+    );
     expect(registrySyncSettings({ ...base, registryUrl: "https://broker.example/registry.signed" })?.url).toBe("https://broker.example/registry.signed");
     for (const url of ["http://127.0.0.1:8080/registry.signed", "http://[::1]:8080/registry.signed", "http://localhost:8080/registry.signed"]) {
       expect(registrySyncSettings({ ...base, registryUrl: url })?.url).toBe(url);

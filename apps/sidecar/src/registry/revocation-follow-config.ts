@@ -24,7 +24,10 @@ export interface RevocationFollowSettings {
 export function revocationFollowSettings(config: SidecarConfig): RevocationFollowSettings | undefined {
   const intervalMs = config.revocationSyncMs ?? DEFAULT_REVOCATION_SYNC_MS;
   if (!Number.isSafeInteger(intervalMs) || intervalMs < MIN_REVOCATION_SYNC_MS || intervalMs > MAX_REVOCATION_SYNC_MS) {
-    throw new SidecarStartError("invalid_setting", `revocationSyncMs must be a whole number of milliseconds from ${MIN_REVOCATION_SYNC_MS} to ${MAX_REVOCATION_SYNC_MS}`);
+    throw new SidecarStartError(
+      "invalid_setting",
+      `revocationSyncMs must be a whole number of milliseconds from ${MIN_REVOCATION_SYNC_MS} to ${MAX_REVOCATION_SYNC_MS}`,
+    );
   }
   if (config.registryUrl === undefined) return undefined;
   return { url: new URL("/revocations", new URL(config.registryUrl).origin).href, intervalMs };

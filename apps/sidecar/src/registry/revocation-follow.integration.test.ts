@@ -112,7 +112,11 @@ async function run(target: FastifyInstance, grant: string): Promise<Json> {
 }
 
 async function memberPosts(revocation: string): Promise<number> {
-  const response = await request(`${broker.origin}/revocations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ revocation }) });
+  const response = await request(`${broker.origin}/revocations`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ revocation }),
+  });
   await response.body.dump();
   return response.statusCode;
 }
@@ -128,7 +132,11 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string): P
 describe("a sidecar following its broker's revocations", () => {
   it("stops a grant revoked at the broker within 5 s, skips malformed and foreign entries, and passes its cursor as since", async () => {
     const target = await followingSidecar();
-    provider.agent.get(GITHUB).intercept({ path: (path) => path.startsWith("/user/repos"), method: "GET" }).reply(200, []).persist();
+    provider.agent
+      .get(GITHUB)
+      .intercept({ path: (path) => path.startsWith("/user/repos"), method: "GET" })
+      .reply(200, [])
+      .persist();
     const grant = grantFor();
     expect(await run(target, grant)).toMatchObject({ status: "ok", op: "repos.list" });
     expect(provider.sent).toHaveLength(1);
@@ -168,9 +176,17 @@ describe("a sidecar following its broker's revocations", () => {
 
   it("logs a failed fetch (5xx, not JSON, the wrong shape, the broker gone) and keeps following from the same cursor", async () => {
     const target = await followingSidecar();
-    provider.agent.get(GITHUB).intercept({ path: (path) => path.startsWith("/user/repos"), method: "GET" }).reply(200, []).persist();
+    provider.agent
+      .get(GITHUB)
+      .intercept({ path: (path) => path.startsWith("/user/repos"), method: "GET" })
+      .reply(200, [])
+      .persist();
     const grant = grantFor();
-    broker.faults.push({ status: 503, body: "{}" }, { status: 200, body: "not json" }, { status: 200, body: JSON.stringify({ revocations: "er1.x", next: "1" }) });
+    broker.faults.push(
+      { status: 503, body: "{}" },
+      { status: 200, body: "not json" },
+      { status: 200, body: JSON.stringify({ revocations: "er1.x", next: "1" }) },
+    );
     await waitFor(() => broker.faults.length === 0 && broker.since.length >= 5, "the faults served and one more fetch");
     const afterFaults = broker.since.slice(1);
     // No fault moved the cursor: every fetch after the first good one asks since=0.
@@ -192,7 +208,15 @@ describe("a sidecar following its broker's revocations", () => {
 
   it("records a followed revocation in Redis when configured: another sidecar of the bot that follows no broker refuses the grant too", async () => {
     const redis = await startRedisServer();
-    const other = buildApp({ registry, botKeys: bot, trustedMembers: [member.publicKey], callerToken: CALLER_TOKEN, auditFile: join(home, "other-audit.log"), redisUrl: redis.url, dispatcher: mockProvider().dispatcher });
+    const other = buildApp({
+      registry,
+      botKeys: bot,
+      trustedMembers: [member.publicKey],
+      callerToken: CALLER_TOKEN,
+      auditFile: join(home, "other-audit.log"),
+      redisUrl: redis.url,
+      dispatcher: mockProvider().dispatcher,
+    });
     try {
       await followingSidecar({ redisUrl: redis.url });
       await other.ready();

@@ -106,7 +106,9 @@ export class RevocationFollow {
     }
     const page = revocationsAnswerSchema.safeParse(answer);
     if (!page.success) {
-      log.warn(`revocations from ${this.#options.url} not followed (malformed): the answer is not { revocations: [...], next }; retrying in ${this.#options.intervalMs} ms`);
+      log.warn(
+        `revocations from ${this.#options.url} not followed (malformed): the answer is not { revocations: [...], next }; retrying in ${this.#options.intervalMs} ms`,
+      );
       return { status: "failed", reason: "malformed" };
     }
     let recorded = 0;
@@ -122,7 +124,9 @@ export class RevocationFollow {
         recorded += 1;
       } else if (answered.error.code === "unavailable") {
         // Not recorded: the cursor stays, so the whole page is fetched again next tick.
-        log.warn(`revocations from ${this.#options.url} not recorded (unavailable): the shared state is unreachable; retrying in ${this.#options.intervalMs} ms`);
+        log.warn(
+          `revocations from ${this.#options.url} not recorded (unavailable): the shared state is unreachable; retrying in ${this.#options.intervalMs} ms`,
+        );
         return { status: "failed", reason: "unavailable" };
       } else {
         // Another bot's grant, an untrusted member's, a bad signature: not ours to record.

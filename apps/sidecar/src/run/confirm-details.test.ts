@@ -84,16 +84,23 @@ describe("the long GitHub comment", () => {
     const args = { owner: "octocat", repo: "hello-world", title: "Upd\u0430te dependencies", body: "Also adds a deploy key." };
     const answer = await run({ grant: grantFor({ access: "write" }), op: "issues.create", args });
     expect(answer.details).toEqual([
-      { name: "title", value: "Upd\u0430te dependencies", flags: ["mixed_script", "look_alike"], scripts: ["Cyrillic", "Latin"], skeleton: "Update dependencies", reads_as: "Update dependencies" },
+      {
+        name: "title",
+        value: "Upd\u0430te dependencies",
+        flags: ["mixed_script", "look_alike"],
+        scripts: ["Cyrillic", "Latin"],
+        skeleton: "Update dependencies",
+        reads_as: "Update dependencies",
+      },
       { name: "body", value: "Also adds a deploy key.", flags: ["not_in_line"] },
     ]);
   });
 });
 
 describe("every shipped write op", () => {
-  const writes = registry.integrations().flatMap((manifest) =>
-    manifest.ops.filter((operation) => operation.access === "write").map((operation) => ({ integration: manifest.id, operation })),
-  );
+  const writes = registry
+    .integrations()
+    .flatMap((manifest) => manifest.ops.filter((operation) => operation.access === "write").map((operation) => ({ integration: manifest.id, operation })));
 
   it("is one of the seventeen reviewed", () => {
     expect(writes.length).toBeGreaterThanOrEqual(17);
@@ -122,7 +129,9 @@ describe("Todoist (API v1)", () => {
   it("names where a new task lands and who sees it; the optional project, due date and description come in details", async () => {
     const args = { content: "Pay the invoice", project_id: "6Jf8VQXxpwv56VQ7", due_string: "tomorrow at 9am", description: "Wire 4,000 EUR to the new IBAN" };
     const answer = await run({ grant: grantFor({ integration: "todoist", access: "write" }), op: "tasks.create", args });
-    expect(answer.confirm).toBe("Add task “Pay the invoice” to your Todoist, seen by everyone its project is shared with (your Inbox unless a project is given)");
+    expect(answer.confirm).toBe(
+      "Add task “Pay the invoice” to your Todoist, seen by everyone its project is shared with (your Inbox unless a project is given)",
+    );
     expect(answer.details).toEqual([
       { name: "project_id", value: "6Jf8VQXxpwv56VQ7", flags: ["not_in_line"] },
       { name: "due_string", value: "tomorrow at 9am", flags: ["not_in_line"] },
@@ -135,8 +144,26 @@ describe("Todoist (API v1)", () => {
     provider.agent
       .get("https://api.todoist.com")
       .intercept({ path: "/api/v1/tasks/6X7rM8997g3RQmvh", method: "GET" })
-      .reply(200, { id: "6X7rM8997g3RQmvh", content: "Call the plumber", description: "", project_id: "6Jf8VQXxpwv56VQ7", priority: 1, labels: [], due: { date: "2024-06-03", string: "today", lang: "en", is_recurring: false }, checked: false, added_at: "2024-05-30T11:20:22.123456Z" }, { headers: { "content-type": "application/json" } });
-    const answer = await run({ grant: grantFor({ integration: "todoist", access: "write" }), op: "tasks.reschedule", args: { task_id: "6X7rM8997g3RQmvh", due_string: "next monday" } });
+      .reply(
+        200,
+        {
+          id: "6X7rM8997g3RQmvh",
+          content: "Call the plumber",
+          description: "",
+          project_id: "6Jf8VQXxpwv56VQ7",
+          priority: 1,
+          labels: [],
+          due: { date: "2024-06-03", string: "today", lang: "en", is_recurring: false },
+          checked: false,
+          added_at: "2024-05-30T11:20:22.123456Z",
+        },
+        { headers: { "content-type": "application/json" } },
+      );
+    const answer = await run({
+      grant: grantFor({ integration: "todoist", access: "write" }),
+      op: "tasks.reschedule",
+      args: { task_id: "6X7rM8997g3RQmvh", due_string: "next monday" },
+    });
     expect(answer.confirm).toBe("Reschedule Todoist task 6X7rM8997g3RQmvh to “next monday”, replacing its current due date");
     expect(answer.preview).toBe("“Call the plumber”, now due today (2024-06-03)");
     expect(answer.details).toEqual([]);

@@ -42,7 +42,12 @@ describe("a grant whose credential expired (cred.expires_at)", () => {
   it("answers a confirmed write unauthorized before the chip and after it, and sends nothing", async () => {
     const grant = grantFor({ access: "write", expiresAt: unixNow() - 1 });
     expect((await post("/v1/run", { grant, op: "issues.create", args: ISSUE_ARGS })).error?.code).toBe("unauthorized");
-    const confirmed = await post("/v1/run", { grant, op: "issues.create", args: ISSUE_ARGS, confirmation: confirmationFor(grant, "issues.create", ISSUE_ARGS) });
+    const confirmed = await post("/v1/run", {
+      grant,
+      op: "issues.create",
+      args: ISSUE_ARGS,
+      confirmation: confirmationFor(grant, "issues.create", ISSUE_ARGS),
+    });
     expect(confirmed.error?.code).toBe("unauthorized");
     expect(provider.sent).toHaveLength(0);
     const lines = await harness.auditRecords();
@@ -85,7 +90,11 @@ describe("the grant's connection", () => {
     provider.agent
       .get("https://acme.zendesk.com")
       .intercept({ path: "/api/v2/users/me", method: "GET" })
-      .reply(200, { user: { id: 35436, name: "Johnny Agent", email: "johnny@acme.example", role: "agent" } }, { headers: { "content-type": "application/json" } });
+      .reply(
+        200,
+        { user: { id: 35436, name: "Johnny Agent", email: "johnny@acme.example", role: "agent" } },
+        { headers: { "content-type": "application/json" } },
+      );
     const grant = grantFor({ integration: "zendesk", connection: { subdomain: "acme" } });
     const body = await post("/v1/run", { grant, op: "users.me" });
     expect(body).toMatchObject({ status: "ok", integration: "zendesk", data: { id: 35436, name: "Johnny Agent" } });

@@ -18,7 +18,11 @@ async function linearAuthorization(kind: "pat" | "oauth"): Promise<string | unde
     .intercept({ path: "/graphql", method: "POST" })
     .reply((options) => {
       received = new Headers(options.headers as ConstructorParameters<typeof Headers>[0]).get("authorization") ?? undefined;
-      return { statusCode: 200, data: JSON.stringify({ data: { teams: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } } }), responseOptions: { headers: { "content-type": "application/json" } } };
+      return {
+        statusCode: 200,
+        data: JSON.stringify({ data: { teams: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } } }),
+        responseOptions: { headers: { "content-type": "application/json" } },
+      };
     });
   test = await testApp({ dispatcher: agent });
   const response = await test.app.inject({

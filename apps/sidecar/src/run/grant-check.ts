@@ -38,7 +38,11 @@ export function checkGrant(sealed: string, context: GrantCheckContext): GrantChe
   } catch (error) {
     if (!GrantError.isInstance(error)) throw error;
     const code = error.code === "expired" ? "grant_expired" : "grant_invalid";
-    return { ok: false, grant: undefined, refusal: { code, message: `grant refused (${error.code}): ${error.message}`, next_action: OPEN_NEXT_ACTION[error.code] } };
+    return {
+      ok: false,
+      grant: undefined,
+      refusal: { code, message: `grant refused (${error.code}): ${error.message}`, next_action: OPEN_NEXT_ACTION[error.code] },
+    };
   }
   const manifestHash = context.registry.manifestHash(grant.integration);
   if (manifestHash === undefined) {

@@ -13,7 +13,13 @@ afterAll(async () => {
 async function palette(grant: string) {
   const response = await harness.app.inject({ method: "POST", url: "/v1/ops", headers: authorized, payload: { grant } });
   expect(response.statusCode).toBe(200);
-  return response.json() as { status: string; integration: string | null; access?: string; ops?: { id: string; access: string; confirm?: string; args: Record<string, unknown> }[]; error?: { code: string; next_action: string } };
+  return response.json() as {
+    status: string;
+    integration: string | null;
+    access?: string;
+    ops?: { id: string; access: string; confirm?: string; args: Record<string, unknown> }[];
+    error?: { code: string; next_action: string };
+  };
 }
 
 const githubOps = registry.get("github")?.ops ?? [];
@@ -30,7 +36,11 @@ describe("POST /v1/ops", () => {
     const body = await palette(grantFor({ access: "write" }));
     expect(body.ops?.map((op) => op.id)).toEqual(githubOps.map((op) => op.id));
     const create = body.ops?.find((op) => op.id === "issues.create");
-    expect(create).toMatchObject({ access: "write", label: "Open an issue", confirm: "Open issue “{title}” in {owner}/{repo}, visible to everyone who can read that repository" });
+    expect(create).toMatchObject({
+      access: "write",
+      label: "Open an issue",
+      confirm: "Open issue “{title}” in {owner}/{repo}, visible to everyone who can read that repository",
+    });
     expect(Object.keys(create?.args ?? {})).toEqual(["owner", "repo", "title", "body"]);
   });
 

@@ -35,21 +35,33 @@ function documentIs(title: string) {
   provider.agent
     .get(DOCS)
     .intercept({ path: READ_PATH, method: "GET" })
-    .reply(200, { documentId: DOCUMENT_ID, title, revisionId: "ALm37BVTRV7Ojv9j7cMmHD3sw0dVLWNqjh", body: { content: [] } }, { headers: { "content-type": "application/json; charset=UTF-8" } });
+    .reply(
+      200,
+      { documentId: DOCUMENT_ID, title, revisionId: "ALm37BVTRV7Ojv9j7cMmHD3sw0dVLWNqjh", body: { content: [] } },
+      { headers: { "content-type": "application/json; charset=UTF-8" } },
+    );
 }
 
 function documentFails(status: number, googleStatus: string) {
   provider.agent
     .get(DOCS)
     .intercept({ path: READ_PATH, method: "GET" })
-    .reply(status, { error: { code: status, message: "The caller does not have permission", status: googleStatus } }, { headers: { "content-type": "application/json; charset=UTF-8" } });
+    .reply(
+      status,
+      { error: { code: status, message: "The caller does not have permission", status: googleStatus } },
+      { headers: { "content-type": "application/json; charset=UTF-8" } },
+    );
 }
 
 function writeSucceeds() {
   provider.agent
     .get(DOCS)
     .intercept({ path: WRITE_PATH, method: "POST" })
-    .reply(200, { documentId: DOCUMENT_ID, replies: [{}], writeControl: { requiredRevisionId: "ALm37BVTRV7Ojv9j7cMmHD3sw0dVLWNqjh" } }, { headers: { "content-type": "application/json; charset=UTF-8" } });
+    .reply(
+      200,
+      { documentId: DOCUMENT_ID, replies: [{}], writeControl: { requiredRevisionId: "ALm37BVTRV7Ojv9j7cMmHD3sw0dVLWNqjh" } },
+      { headers: { "content-type": "application/json; charset=UTF-8" } },
+    );
 }
 
 type Answer = Record<string, unknown> & { error?: { code: string; next_action: string; message: string } };
@@ -136,7 +148,12 @@ describe("POST /v1/run: a write with a preview", () => {
     expect(changed.error?.code).toBe("target_changed");
     documentIs("Renamed plan");
     writeSucceeds();
-    const answer = await run({ grant: sealed, op: "documents.append_text", args: ARGS, confirmation: tap(sealed, `${changed.confirm as string}\n${changed.preview as string}`) });
+    const answer = await run({
+      grant: sealed,
+      op: "documents.append_text",
+      args: ARGS,
+      confirmation: tap(sealed, `${changed.confirm as string}\n${changed.preview as string}`),
+    });
     expect(answer).toMatchObject({ status: "ok" });
     expect(writes()).toHaveLength(1);
   });
@@ -173,7 +190,9 @@ describe("POST /v1/run: a write with a preview", () => {
     // The neutralised line is the one signed and checked again: it runs.
     documentIs("Budget\u202Efdp.exe\u200B\u2066 final\u200D");
     writeSucceeds();
-    expect(await run({ grant: sealed, op: "documents.append_text", args: ARGS, confirmation: tap(sealed, `${CONFIRM}\n${preview}`) })).toMatchObject({ status: "ok" });
+    expect(await run({ grant: sealed, op: "documents.append_text", args: ARGS, confirmation: tap(sealed, `${CONFIRM}\n${preview}`) })).toMatchObject({
+      status: "ok",
+    });
   });
 
   it.each([

@@ -132,7 +132,10 @@ export type PreviewedWriteResult = { ok: true; key: string; exp: number } | { ok
  */
 export async function confirmPreviewedWrite(confirmation: string, write: PreviewedWrite): Promise<PreviewedWriteResult> {
   const { grant, operation, args, confirm, context } = write;
-  const refuse = (error: ErrorEnvelope["error"]): PreviewedWriteResult => ({ ok: false, answer: { status: "error", integration: grant.integration, op: operation.id, error } });
+  const refuse = (error: ErrorEnvelope["error"]): PreviewedWriteResult => ({
+    ok: false,
+    answer: { status: "error", integration: grant.integration, op: operation.id, error },
+  });
   const digest = argsDigest(args);
 
   let signed: { preview: string; key: string; exp: number } | undefined;

@@ -1,5 +1,14 @@
 import type { Executor } from "@eleven-integrations/executor";
-import { argsDigest, confirmDetails, keyedArgsDigest, GrantError, renderConfirm, verifyConfirmationAsync, type Grant, type GrantAccount } from "@eleven-integrations/grants";
+import {
+  argsDigest,
+  confirmDetails,
+  keyedArgsDigest,
+  GrantError,
+  renderConfirm,
+  verifyConfirmationAsync,
+  type Grant,
+  type GrantAccount,
+} from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import { checkAccess } from "./access-check.js";
 import { confirmationRefusal } from "./confirmation-refusal.js";

@@ -21,7 +21,10 @@ afterEach(async () => {
 
 async function run(body: Record<string, unknown>) {
   const response = await harness.app.inject({ method: "POST", url: "/v1/run", headers: authorized, payload: body });
-  return { statusCode: response.statusCode, body: response.json() as Record<string, unknown> & { error?: { code: string; next_action: string; message: string } } };
+  return {
+    statusCode: response.statusCode,
+    body: response.json() as Record<string, unknown> & { error?: { code: string; next_action: string; message: string } },
+  };
 }
 
 function replyRepos() {
@@ -35,7 +38,11 @@ function replyIssueCreated() {
   provider.agent
     .get(GITHUB)
     .intercept({ path: "/repos/octocat/hello-world/issues", method: "POST" })
-    .reply(201, { number: 7, title: "Crash on start", state: "open", html_url: "https://github.com/octocat/hello-world/issues/7" }, { headers: { "content-type": "application/json" } });
+    .reply(
+      201,
+      { number: 7, title: "Crash on start", state: "open", html_url: "https://github.com/octocat/hello-world/issues/7" },
+      { headers: { "content-type": "application/json" } },
+    );
 }
 
 describe("POST /v1/run: a read", () => {
@@ -43,7 +50,13 @@ describe("POST /v1/run: a read", () => {
     replyRepos();
     const { statusCode, body } = await run({ grant: grantFor(), op: "repos.list" });
     expect(statusCode).toBe(200);
-    expect(body).toEqual({ status: "ok", integration: "github", op: "repos.list", http_status: 200, data: [{ full_name: "octocat/hello-world", private: false }] });
+    expect(body).toEqual({
+      status: "ok",
+      integration: "github",
+      op: "repos.list",
+      http_status: 200,
+      data: [{ full_name: "octocat/hello-world", private: false }],
+    });
     expect(provider.sent).toHaveLength(1);
     expect(provider.sent[0]?.headers["authorization"]).toBe(`Bearer ${MEMBER_TOKEN}`);
   });
@@ -79,11 +92,14 @@ describe("POST /v1/run: the grant", () => {
     ["garbage", () => "not a grant"],
     ["a grant sealed to another bot", () => grantFor({ botPublicKey: generateBotKeys().publicKey })],
     ["a grant from an untrusted member", () => grantFor({ issuer: generateMemberKeys() })],
-    ["an altered grant", () => {
-      const grant = grantFor();
-      const last = grant.at(-2) === "A" ? "B" : "A";
-      return `${grant.slice(0, -2)}${last}${grant.at(-1) ?? ""}`;
-    }],
+    [
+      "an altered grant",
+      () => {
+        const grant = grantFor();
+        const last = grant.at(-2) === "A" ? "B" : "A";
+        return `${grant.slice(0, -2)}${last}${grant.at(-1) ?? ""}`;
+      },
+    ],
     ["a grant issued in the future", () => grantFor({ now: Math.floor(Date.now() / 1000) + 3600 })],
   ])("answers grant_invalid for %s", async (_name, make) => {
     const { statusCode, body } = await run({ grant: make(), op: "repos.list" });
@@ -215,18 +231,27 @@ describe("POST /v1/run: a write", () => {
   });
 
   it.each([
-    ["other args", () => {
-      const grant = grantFor({ access: "write" });
-      return { grant, confirmation: confirmationFor(grant, "issues.create", { ...ISSUE_ARGS, title: "Something else" }) };
-    }],
-    ["another line", () => {
-      const grant = grantFor({ access: "write" });
-      return { grant, confirmation: confirmationFor(grant, "issues.create", ISSUE_ARGS, "Open an issue") };
-    }],
-    ["another grant", () => {
-      const other = grantFor({ access: "write" });
-      return { grant: grantFor({ access: "write" }), confirmation: confirmationFor(other, "issues.create", ISSUE_ARGS) };
-    }],
+    [
+      "other args",
+      () => {
+        const grant = grantFor({ access: "write" });
+        return { grant, confirmation: confirmationFor(grant, "issues.create", { ...ISSUE_ARGS, title: "Something else" }) };
+      },
+    ],
+    [
+      "another line",
+      () => {
+        const grant = grantFor({ access: "write" });
+        return { grant, confirmation: confirmationFor(grant, "issues.create", ISSUE_ARGS, "Open an issue") };
+      },
+    ],
+    [
+      "another grant",
+      () => {
+        const other = grantFor({ access: "write" });
+        return { grant: grantFor({ access: "write" }), confirmation: confirmationFor(other, "issues.create", ISSUE_ARGS) };
+      },
+    ],
     ["garbage", () => ({ grant: grantFor({ access: "write" }), confirmation: "ec1.AAAA" })],
   ])("answers confirmation_invalid, not a second confirmation_required, for a confirmation of %s", async (_name, make) => {
     const { grant, confirmation } = make();

@@ -32,7 +32,11 @@ export async function answerAgain(state: SharedState, consumed: Omit<ConsumedCon
       status: "error",
       integration,
       op,
-      error: { code: "confirmation_invalid", message: "confirmation refused (replayed): its write is still running and has no outcome yet", next_action: IN_PROGRESS_NEXT_ACTION },
+      error: {
+        code: "confirmation_invalid",
+        message: "confirmation refused (replayed): its write is still running and has no outcome yet",
+        next_action: IN_PROGRESS_NEXT_ACTION,
+      },
     };
   }
   const answer = JSON.parse(stored) as RunAnswer;

@@ -49,7 +49,8 @@ async function checkedWhoami(body: WhoamiBody, facts: RunFacts, context: RunFlow
   }
   if (!checked.ok) return refused({ status: "error", integration: checked.grant?.integration ?? null, op: facts.op, error: checked.refusal });
   const { grant } = checked;
-  if (await context.state.isRevoked(grant.gid, grant.iss, "shared")) return refused({ status: "error", integration: grant.integration, op: facts.op, error: REVOKED_REFUSAL });
+  if (await context.state.isRevoked(grant.gid, grant.iss, "shared"))
+    return refused({ status: "error", integration: grant.integration, op: facts.op, error: REVOKED_REFUSAL });
   if (manifest === undefined || identity === undefined) {
     return refused({
       status: "error",

@@ -24,12 +24,18 @@ afterEach(async () => {
 
 async function whoami(payload: Record<string, unknown>) {
   const response = await harness.app.inject({ method: "POST", url: "/v1/whoami", headers: authorized, payload });
-  return { statusCode: response.statusCode, body: response.json() as Record<string, unknown> & { error?: { code: string; message: string; next_action: string } } };
+  return {
+    statusCode: response.statusCode,
+    body: response.json() as Record<string, unknown> & { error?: { code: string; message: string; next_action: string } },
+  };
 }
 
 describe("POST /v1/whoami", () => {
   it("runs the identity op with the grant's credential and answers the account (a numeric id in decimal)", async () => {
-    provider.agent.get(GITHUB).intercept({ path: "/user", method: "GET" }).reply(200, OCTOCAT, { headers: { "content-type": "application/json" } });
+    provider.agent
+      .get(GITHUB)
+      .intercept({ path: "/user", method: "GET" })
+      .reply(200, OCTOCAT, { headers: { "content-type": "application/json" } });
     const { statusCode, body } = await whoami({ grant: grantFor() });
     expect(statusCode).toBe(200);
     expect(body).toEqual({ status: "ok", integration: "github", account: { id: "1", name: "octocat" } });
@@ -49,14 +55,21 @@ describe("POST /v1/whoami", () => {
   });
 
   it("answers an answer that names no account as bad_response", async () => {
-    provider.agent.get(GITHUB).intercept({ path: "/user", method: "GET" }).reply(200, { id: 1 }, { headers: { "content-type": "application/json" } });
+    provider.agent
+      .get(GITHUB)
+      .intercept({ path: "/user", method: "GET" })
+      .reply(200, { id: 1 }, { headers: { "content-type": "application/json" } });
     const { body } = await whoami({ grant: grantFor() });
     expect(body).toMatchObject({ status: "error", integration: "github", op: "users.me", error: { code: "bad_response" } });
     expect(body.error?.message).toMatch(/login/);
   });
 
   it("refuses an expired credential, a grant that does not open, and an integration without identity, sending nothing", async () => {
-    expect((await whoami({ grant: grantFor({ expiresAt: Math.floor(Date.now() / 1000) - 5 }) })).body).toMatchObject({ status: "error", op: "users.me", error: { code: "unauthorized" } });
+    expect((await whoami({ grant: grantFor({ expiresAt: Math.floor(Date.now() / 1000) - 5 }) })).body).toMatchObject({
+      status: "error",
+      op: "users.me",
+      error: { code: "unauthorized" },
+    });
     expect((await whoami({ grant: "eg1.garbage" })).body).toMatchObject({ status: "error", integration: null, error: { code: "grant_invalid" } });
     const docs = await whoami({ grant: grantFor({ integration: "google-docs", manifestHash: manifestHash("google-docs") }) });
     expect(docs.body).toMatchObject({ status: "error", integration: "google-docs", error: { code: "unknown_op" } });

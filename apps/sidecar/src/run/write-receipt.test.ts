@@ -41,7 +41,10 @@ function confirmationNonce(confirmation: string): { nonce: string; line_digest: 
 
 describe("receipts of writes", () => {
   it("signs an ok write: every field of the payload names what ran, and what came back", async () => {
-    provider.agent.get(GITHUB).intercept({ path: "/repos/octocat/hello-world/issues", method: "POST" }).reply(201, CREATED, { headers: { "content-type": "application/json" } });
+    provider.agent
+      .get(GITHUB)
+      .intercept({ path: "/repos/octocat/hello-world/issues", method: "POST" })
+      .reply(201, CREATED, { headers: { "content-type": "application/json" } });
     const grant = grantFor({ access: "write" });
     const confirmation = confirmationFor(grant, "issues.create", ISSUE_ARGS);
     const before = Math.floor(Date.now() / 1000);
@@ -70,7 +73,10 @@ describe("receipts of writes", () => {
   });
 
   it("signs a provider's refusal with its http_status and the digest of no data", async () => {
-    provider.agent.get(GITHUB).intercept({ path: "/repos/octocat/hello-world/issues", method: "POST" }).reply(422, { message: "Validation Failed" }, { headers: { "content-type": "application/json" } });
+    provider.agent
+      .get(GITHUB)
+      .intercept({ path: "/repos/octocat/hello-world/issues", method: "POST" })
+      .reply(422, { message: "Validation Failed" }, { headers: { "content-type": "application/json" } });
     const grant = grantFor({ access: "write" });
     const answer = await run({ grant, op: "issues.create", args: ISSUE_ARGS, confirmation: confirmationFor(grant, "issues.create", ISSUE_ARGS) });
     expect(answer.status).toBe("error");
@@ -80,7 +86,10 @@ describe("receipts of writes", () => {
   });
 
   it("gives no receipt to a read, a confirmation_required or a refusal: nothing was written", async () => {
-    provider.agent.get(GITHUB).intercept({ path: "/user/repos?per_page=30", method: "GET" }).reply(200, [], { headers: { "content-type": "application/json" } });
+    provider.agent
+      .get(GITHUB)
+      .intercept({ path: "/user/repos?per_page=30", method: "GET" })
+      .reply(200, [], { headers: { "content-type": "application/json" } });
     const read = await run({ grant: grantFor({ access: "read" }), op: "repos.list" });
     expect(read.status).toBe("ok");
     expect(read).not.toHaveProperty("receipt");
@@ -88,13 +97,21 @@ describe("receipts of writes", () => {
     const asked = await run({ grant, op: "issues.create", args: ISSUE_ARGS });
     expect(asked.status).toBe("confirmation_required");
     expect(asked).not.toHaveProperty("receipt");
-    const refused = await run({ grant, op: "issues.create", args: ISSUE_ARGS, confirmation: confirmationFor(grant, "issues.create", { ...ISSUE_ARGS, title: "other" }) });
+    const refused = await run({
+      grant,
+      op: "issues.create",
+      args: ISSUE_ARGS,
+      confirmation: confirmationFor(grant, "issues.create", { ...ISSUE_ARGS, title: "other" }),
+    });
     expect(refused.error?.code).toBe("confirmation_invalid");
     expect(refused).not.toHaveProperty("receipt");
   });
 
   it("refuses a tampered receipt (bad_signature) and one checked with another key", async () => {
-    provider.agent.get(GITHUB).intercept({ path: "/repos/octocat/hello-world/issues", method: "POST" }).reply(201, CREATED, { headers: { "content-type": "application/json" } });
+    provider.agent
+      .get(GITHUB)
+      .intercept({ path: "/repos/octocat/hello-world/issues", method: "POST" })
+      .reply(201, CREATED, { headers: { "content-type": "application/json" } });
     const grant = grantFor({ access: "write" });
     const answer = await run({ grant, op: "issues.create", args: ISSUE_ARGS, confirmation: confirmationFor(grant, "issues.create", ISSUE_ARGS) });
     const key = await receiptKey();

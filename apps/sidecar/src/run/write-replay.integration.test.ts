@@ -41,7 +41,10 @@ function writesSent(): number {
 }
 
 /** One sidecar without Redis, its journals in `home`; started again over the same home it is the same sidecar after a restart. */
-async function localSidecar(home: string, dispatcher: Dispatcher = provider.dispatcher): Promise<{ app: FastifyInstance; call(body: unknown): Promise<LooseAnswer> }> {
+async function localSidecar(
+  home: string,
+  dispatcher: Dispatcher = provider.dispatcher,
+): Promise<{ app: FastifyInstance; call(body: unknown): Promise<LooseAnswer> }> {
   const app = buildApp({
     registry,
     botKeys: bot,
@@ -57,7 +60,8 @@ async function localSidecar(home: string, dispatcher: Dispatcher = provider.disp
   const port = typeof address === "object" && address !== null ? address.port : 0;
   return {
     app,
-    call: async (body) => (await httpCall({ port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${CALLER_TOKEN}` }, body })).json() as LooseAnswer,
+    call: async (body) =>
+      (await httpCall({ port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${CALLER_TOKEN}` }, body })).json() as LooseAnswer,
   };
 }
 
@@ -105,7 +109,10 @@ describe("the same confirmed write sent again, one sidecar with its journal", ()
     provider.setHangUpOnWrite(true);
     try {
       const first = await sidecar.call(body);
-      expect(first).toMatchObject({ status: "error", error: { code: "outcome_unknown", next_action: expect.stringMatching(/^check the provider before trying again/) } });
+      expect(first).toMatchObject({
+        status: "error",
+        error: { code: "outcome_unknown", next_action: expect.stringMatching(/^check the provider before trying again/) },
+      });
       expect(first.receipt).toEqual(expect.stringMatching(/^ew1\./));
       expect(writesSent() - before).toBe(1);
       provider.setHangUpOnWrite(false);

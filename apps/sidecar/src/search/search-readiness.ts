@@ -65,7 +65,11 @@ export function createSearch(): (body: SearchBody, context: SearchContext) => Pr
         access: hit.access,
         destructive: hit.destructive,
         score: hit.score,
-        ...readiness(manifest, operation, known.filter((grant) => grant.integration === hit.integration)),
+        ...readiness(
+          manifest,
+          operation,
+          known.filter((grant) => grant.integration === hit.integration),
+        ),
       };
       return entry;
     });
@@ -93,7 +97,13 @@ async function readGrants(sealed: readonly string[], context: SearchContext): Pr
     }
     const current = context.registry.manifestHash(grant.integration);
     if (current === undefined) {
-      statuses.push({ index, status: "error", integration: grant.integration, code: "grant_invalid", message: `this sidecar does not run the integration ${grant.integration}` });
+      statuses.push({
+        index,
+        status: "error",
+        integration: grant.integration,
+        code: "grant_invalid",
+        message: `this sidecar does not run the integration ${grant.integration}`,
+      });
       continue;
     }
     // Searching runs nothing: what this sidecar knows is enough while the shared store is down.
@@ -104,9 +114,22 @@ async function readGrants(sealed: readonly string[], context: SearchContext): Pr
     const state = current === grant.manifest_hash ? "valid" : "manifest_changed";
     known.push({ index, state, integration: grant.integration, access: grant.access, ops: grant.ops, exp: grant.exp });
     if (state === "valid") {
-      statuses.push({ index, status: "ok", integration: grant.integration, access: grant.access, ...(grant.ops === undefined ? {} : { ops: [...grant.ops] }), exp: grant.exp });
+      statuses.push({
+        index,
+        status: "ok",
+        integration: grant.integration,
+        access: grant.access,
+        ...(grant.ops === undefined ? {} : { ops: [...grant.ops] }),
+        exp: grant.exp,
+      });
     } else {
-      statuses.push({ index, status: "error", integration: grant.integration, code: "manifest_changed", message: `the ${grant.integration} manifest changed since the member granted it` });
+      statuses.push({
+        index,
+        status: "error",
+        integration: grant.integration,
+        code: "manifest_changed",
+        message: `the ${grant.integration} manifest changed since the member granted it`,
+      });
     }
   }
   return { known, statuses };
@@ -142,7 +165,8 @@ function readiness(manifest: Manifest, operation: Operation, grants: readonly Kn
     };
   }
   const readOnly = grants.find(
-    (grant) => grant.state === "valid" && grant.access === "read" && operation.access === "write" && (grant.ops === undefined || grant.ops.includes(operation.id)),
+    (grant) =>
+      grant.state === "valid" && grant.access === "read" && operation.access === "write" && (grant.ops === undefined || grant.ops.includes(operation.id)),
   );
   if (readOnly !== undefined) {
     return {
@@ -151,7 +175,14 @@ function readiness(manifest: Manifest, operation: Operation, grants: readonly Kn
       next_action: `Ask the member for a write grant to ${name}: the grant given only reads, and ${operation.id} (${operation.label}) writes.`,
     };
   }
-  return { readiness: "needs_grant", next_action: needsGrantAction(manifest, operation, grants.some((grant) => grant.state === "valid")) };
+  return {
+    readiness: "needs_grant",
+    next_action: needsGrantAction(
+      manifest,
+      operation,
+      grants.some((grant) => grant.state === "valid"),
+    ),
+  };
 }
 
 function needsGrantAction(manifest: Manifest, operation: Operation, hasOtherGrant: boolean): string {

@@ -91,7 +91,12 @@ describe("POST /v1/search: ranked ops with readiness", () => {
   it("a revoked grant makes nothing ready: it is reported grant_invalid", async () => {
     const grant = grantFor({ access: "read" });
     expect((await search({ q: "list github issues", grants: [grant] })).results[0]?.readiness).toBe("ready");
-    const revoked = await harness.app.inject({ method: "POST", url: "/v1/revoke", headers: authorized, payload: { revocation: signRevocation({ member, grant }) } });
+    const revoked = await harness.app.inject({
+      method: "POST",
+      url: "/v1/revoke",
+      headers: authorized,
+      payload: { revocation: signRevocation({ member, grant }) },
+    });
     expect(revoked.json()).toMatchObject({ status: "ok" });
     const answer = await search({ q: "list github issues", grants: [grant] });
     expect(answer.results[0]).toMatchObject({ op: "issues.list", readiness: "needs_grant" });
@@ -106,7 +111,13 @@ describe("POST /v1/search: ranked ops with readiness", () => {
   });
 
   it("refuses a malformed body with invalid_body, and a caller without the token with 401", async () => {
-    for (const payload of [{ q: "x" }, { q: "x", grants: "eg1.x" }, { q: "x", grants: [], extra: 1 }, { q: "x".repeat(201), grants: [] }, { q: "x", grants: Array(33).fill("eg1.x") }]) {
+    for (const payload of [
+      { q: "x" },
+      { q: "x", grants: "eg1.x" },
+      { q: "x", grants: [], extra: 1 },
+      { q: "x".repeat(201), grants: [] },
+      { q: "x", grants: Array(33).fill("eg1.x") },
+    ]) {
       const response = await harness.app.inject({ method: "POST", url: "/v1/search", headers: authorized, payload });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe("invalid_body");

@@ -26,13 +26,18 @@ beforeAll(async () => {
   provider.post("/repos/:owner/:repo/issues", async (request, reply) => {
     writesReceived += 1;
     await new Promise((resolve) => setTimeout(resolve, WRITE_DELAY_MS));
-    return reply.code(201).send({ id: 1, number: 7, title: (request.body as { title: string }).title, state: "open", html_url: "https://github.com/octocat/hello-world/issues/7" });
+    return reply
+      .code(201)
+      .send({ id: 1, number: 7, title: (request.body as { title: string }).title, state: "open", html_url: "https://github.com/octocat/hello-world/issues/7" });
   });
   await provider.listen({ host: "127.0.0.1", port: 0 });
   const providerPort = (provider.server.address() as { port: number }).port;
   const home = await temporaryDirectory("sidecar-sigterm-");
   await writeFile(join(home, "trusted-members.json"), JSON.stringify([member.publicKey]));
-  child = fork(CHILD, [], { env: { ...process.env, SIDECAR_HOME: home, SIDECAR_CHILD_CA: ca, SIDECAR_CHILD_PROVIDER_PORT: String(providerPort) }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  child = fork(CHILD, [], {
+    env: { ...process.env, SIDECAR_HOME: home, SIDECAR_CHILD_CA: ca, SIDECAR_CHILD_PROVIDER_PORT: String(providerPort) },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   await new Promise((resolve, reject) => {
     child?.once("message", (message) => resolve(Object.assign(started, message)));
     child?.once("exit", (code) => reject(new Error(`sidecar child exited with ${code}`)));

@@ -76,7 +76,11 @@ describe("the caller token file", () => {
     await expect(loadOrCreateCallerToken(path)).rejects.toMatchObject({ code: "insecure_file" });
   });
 
-  it.each([["too short", "short"], ["two words", "operator chosen token 1234"], ["empty", "\n"]])("is refused when %s", async (_name, text) => {
+  it.each([
+    ["too short", "short"],
+    ["two words", "operator chosen token 1234"],
+    ["empty", "\n"],
+  ])("is refused when %s", async (_name, text) => {
     const path = join(await temporaryDirectory(), "caller-token");
     await writeFile(path, text, { mode: 0o600 });
     await expect(loadOrCreateCallerToken(path)).rejects.toMatchObject({ code: "invalid_file" });

@@ -43,7 +43,9 @@ describe("the receipt key file", () => {
     await chmod(path, 0o644);
     await expect(loadOrCreateReceiptKeys(path)).rejects.toMatchObject({ code: "insecure_file" });
     const mixed = join(dir, "mixed.json");
-    await writeFile(mixed, JSON.stringify({ kind: "receipt", publicKey: generateReceiptKeys().publicKey, secretKey: generateReceiptKeys().secretKey }), { mode: 0o600 });
+    await writeFile(mixed, JSON.stringify({ kind: "receipt", publicKey: generateReceiptKeys().publicKey, secretKey: generateReceiptKeys().secretKey }), {
+      mode: 0o600,
+    });
     await expect(loadOrCreateReceiptKeys(mixed)).rejects.toMatchObject({ code: "invalid_file" });
     const wrongKind = join(dir, "bot.json");
     await writeFile(wrongKind, JSON.stringify({ kind: "bot", ...generateReceiptKeys() }), { mode: 0o600 });

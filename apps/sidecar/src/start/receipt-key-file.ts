@@ -3,7 +3,8 @@ import { createSecretFile, readOwnFile } from "./key-files.js";
 import { SidecarStartError } from "./start-error.js";
 
 function parseReceiptKeys(text: string, path: string): KeyPair {
-  const invalid = () => new SidecarStartError("invalid_file", `${path} must hold { "kind": "receipt", "publicKey", "secretKey" } (Ed25519, unpadded base64url)`);
+  const invalid = () =>
+    new SidecarStartError("invalid_file", `${path} must hold { "kind": "receipt", "publicKey", "secretKey" } (Ed25519, unpadded base64url)`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -7,9 +7,13 @@ describe("closeOnSignals", () => {
     const source = new EventEmitter();
     const exits: number[] = [];
     let closed = 0;
-    closeOnSignals(source, async () => {
-      closed += 1;
-    }, (code) => exits.push(code));
+    closeOnSignals(
+      source,
+      async () => {
+        closed += 1;
+      },
+      (code) => exits.push(code),
+    );
     source.emit(signal);
     await new Promise((resolve) => setImmediate(resolve));
     expect(closed).toBe(1);
@@ -19,7 +23,11 @@ describe("closeOnSignals", () => {
   it("exits 1 at once on a second signal while closing", () => {
     const source = new EventEmitter();
     const exits: number[] = [];
-    closeOnSignals(source, () => new Promise<void>(() => {}), (code) => exits.push(code));
+    closeOnSignals(
+      source,
+      () => new Promise<void>(() => {}),
+      (code) => exits.push(code),
+    );
     source.emit("SIGTERM");
     source.emit("SIGINT");
     expect(exits).toEqual([1]);
@@ -28,7 +36,11 @@ describe("closeOnSignals", () => {
   it("exits 1 when closing fails", async () => {
     const source = new EventEmitter();
     const exits: number[] = [];
-    closeOnSignals(source, () => Promise.reject(new Error("stuck")), (code) => exits.push(code));
+    closeOnSignals(
+      source,
+      () => Promise.reject(new Error("stuck")),
+      (code) => exits.push(code),
+    );
     source.emit("SIGINT");
     await new Promise((resolve) => setImmediate(resolve));
     expect(exits).toEqual([1]);

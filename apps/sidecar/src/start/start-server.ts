@@ -143,7 +143,9 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
-    ...(options.registryUrl === undefined ? {} : { registryUrl: options.registryUrl, registryCacheFile: files.registryCacheFile, registryHighWaterFile: files.registryHighWaterFile }),
+    ...(options.registryUrl === undefined
+      ? {}
+      : { registryUrl: options.registryUrl, registryCacheFile: files.registryCacheFile, registryHighWaterFile: files.registryHighWaterFile }),
     ...(options.registryKeys === undefined ? {} : { registryKeys: options.registryKeys }),
     ...(options.registrySyncMs === undefined ? {} : { registrySyncMs: options.registrySyncMs }),
     ...(options.revocationSyncMs === undefined ? {} : { revocationSyncMs: options.revocationSyncMs }),

@@ -53,7 +53,9 @@ describe("the socket path", () => {
     const folder = await home();
     const path = join(folder, "sidecar.sock");
     // A process that listens on the path and is killed: its socket file stays behind, nobody answers.
-    const child = spawn(process.execPath, ["-e", `require("node:net").createServer().listen(${JSON.stringify(path)}, () => process.stdout.write("up"))`], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["-e", `require("node:net").createServer().listen(${JSON.stringify(path)}, () => process.stdout.write("up"))`], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     await new Promise((resolve) => child.stdout.once("data", resolve));
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));

@@ -27,7 +27,10 @@ function answers(path: string): Promise<boolean> {
  */
 export async function prepareSocketPath(path: string): Promise<void> {
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
-    throw new SidecarStartError("invalid_setting", `the socket path ${path} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; choose a shorter SIDECAR_HOME or socket`);
+    throw new SidecarStartError(
+      "invalid_setting",
+      `the socket path ${path} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; choose a shorter SIDECAR_HOME or socket`,
+    );
   }
   let stats;
   try {

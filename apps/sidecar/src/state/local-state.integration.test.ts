@@ -80,7 +80,13 @@ describe("a sidecar without Redis", () => {
     try {
       const botKeys = JSON.parse(await readFile(sidecar.botKeyFile, "utf8")) as { publicKey: string; secretKey: string };
       const grant = grantFor({ botPublicKey: sidecar.publicKey, access: "write" });
-      const confirmation = signConfirmation({ member, grant: opened(grant, botKeys), op: "issues.create", args: ISSUE_ARGS, line: lineFor("issues.create", ISSUE_ARGS) });
+      const confirmation = signConfirmation({
+        member,
+        grant: opened(grant, botKeys),
+        op: "issues.create",
+        args: ISSUE_ARGS,
+        line: lineFor("issues.create", ISSUE_ARGS),
+      });
       let call = await caller(sidecar);
       const before = provider.requests.length;
       const first = await call("/v1/run", { grant, op: "issues.create", args: ISSUE_ARGS, confirmation });
@@ -112,7 +118,15 @@ describe("a replay journal on a full disk", () => {
       },
     });
     const upstream = mockProvider();
-    const app = buildApp({ registry, botKeys: bot, trustedMembers: [member.publicKey], callerToken: CALLER_TOKEN, auditFile: join(dir, "audit.log"), dispatcher: upstream.dispatcher, state });
+    const app = buildApp({
+      registry,
+      botKeys: bot,
+      trustedMembers: [member.publicKey],
+      callerToken: CALLER_TOKEN,
+      auditFile: join(dir, "audit.log"),
+      dispatcher: upstream.dispatcher,
+      state,
+    });
     try {
       await app.ready();
       full = true;

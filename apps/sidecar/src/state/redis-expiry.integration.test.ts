@@ -106,7 +106,10 @@ describe("another trusted member reusing a victim grant's gid (finding 8)", () =
   });
 
   it("cannot spend the victim grant's rate limit", async () => {
-    const sidecar = await openState({ namespace: freshNamespace(), rateLimits: { perGrant: { points: 2, durationSeconds: 60 }, perIntegration: { points: 100, durationSeconds: 60 } } });
+    const sidecar = await openState({
+      namespace: freshNamespace(),
+      rateLimits: { perGrant: { points: 2, durationSeconds: 60 }, perIntegration: { points: 100, durationSeconds: 60 } },
+    });
     expect(await sidecar.takeRun(OTHER, "shared-gid", "github", "shared")).toEqual({ ok: true });
     expect(await sidecar.takeRun(OTHER, "shared-gid", "github", "shared")).toEqual({ ok: true });
     expect((await sidecar.takeRun(OTHER, "shared-gid", "github", "shared")).ok).toBe(false);

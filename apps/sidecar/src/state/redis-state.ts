@@ -5,7 +5,16 @@ import { consumeBoth, limiterOptions, memoryLimiters, resolveRateLimits, type Li
 import type { RedisTarget } from "./redis-target.js";
 import { RevocationJournal } from "./revocation-journal.js";
 import { StoreEpoch } from "./store-epoch.js";
-import { keepMarginMs, OUTCOME_EXTRA_SECONDS, outcomeId, StateUnavailableError, type RateDecision, type RateLimits, type SharedState, type Strictness } from "./shared-state.js";
+import {
+  keepMarginMs,
+  OUTCOME_EXTRA_SECONDS,
+  outcomeId,
+  StateUnavailableError,
+  type RateDecision,
+  type RateLimits,
+  type SharedState,
+  type Strictness,
+} from "./shared-state.js";
 
 /** One command's deadline unless configured, in ms. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
@@ -92,7 +101,12 @@ export class RedisState implements SharedState {
     this.epoch = new StoreEpoch(this.client, this.prefix, this.now);
     const limits = resolveRateLimits(options.rateLimits);
     this.shared = {
-      grant: new RateLimiterRedis({ storeClient: this.client, keyPrefix: `${this.prefix}rl:grant`, rejectIfRedisNotReady: true, ...limiterOptions(limits.perGrant) }),
+      grant: new RateLimiterRedis({
+        storeClient: this.client,
+        keyPrefix: `${this.prefix}rl:grant`,
+        rejectIfRedisNotReady: true,
+        ...limiterOptions(limits.perGrant),
+      }),
       integration: new RateLimiterRedis({
         storeClient: this.client,
         keyPrefix: `${this.prefix}rl:integration`,
@@ -127,7 +141,9 @@ export class RedisState implements SharedState {
   async consumeConfirmation(member: string, key: string, exp: number): Promise<boolean> {
     this.requireReady();
     try {
-      const [epoch, set] = execResults(await this.client.multi().get(this.epoch.key).set(`${this.prefix}replay:${member}:${key}`, "1", "PX", this.keepMs(exp), "NX").exec());
+      const [epoch, set] = execResults(
+        await this.client.multi().get(this.epoch.key).set(`${this.prefix}replay:${member}:${key}`, "1", "PX", this.keepMs(exp), "NX").exec(),
+      );
       await this.noteEpoch(epoch);
       // A store that lost its data cannot say whether a confirmation signed before that was used: refused, the member taps again.
       if (this.epoch.refuses(exp)) return false;

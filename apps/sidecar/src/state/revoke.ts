@@ -47,7 +47,13 @@ export async function revokeGrant(body: RevokeBody, deps: RevokeDeps, log: Fasti
   } catch (error) {
     if (!StateUnavailableError.isInstance(error)) throw error;
     log.warn({ kind: error.name }, "a revocation could not be recorded");
-    return { status: "error", error: { ...UNAVAILABLE_REFUSAL, message: "the sidecar cannot reach its shared state (Redis, or its journal on disk), so the revocation was not recorded" } };
+    return {
+      status: "error",
+      error: {
+        ...UNAVAILABLE_REFUSAL,
+        message: "the sidecar cannot reach its shared state (Redis, or its journal on disk), so the revocation was not recorded",
+      },
+    };
   }
   log.info({ gid: grant.gid, integration: grant.integration }, "grant revoked");
   return { status: "ok", gid: grant.gid, integration: grant.integration, member: grant.iss, revoked_until: until };

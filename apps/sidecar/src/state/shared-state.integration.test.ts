@@ -138,7 +138,12 @@ describe("revocation", () => {
       const read = await sidecar.call("/v1/run", { grant, op: "repos.list" });
       expect(read.body).toMatchObject({ status: "error", integration: "github", error: { code: "grant_invalid", message: "the member revoked this grant" } });
       expect(read.body.error.next_action).toMatch(/fresh grant/);
-      const write = await sidecar.call("/v1/run", { grant, op: "issues.create", args: ISSUE_ARGS, confirmation: bots.confirmation(grant, "issues.create", ISSUE_ARGS) });
+      const write = await sidecar.call("/v1/run", {
+        grant,
+        op: "issues.create",
+        args: ISSUE_ARGS,
+        confirmation: bots.confirmation(grant, "issues.create", ISSUE_ARGS),
+      });
       expect(write.body.error.code).toBe("grant_invalid");
       expect((await sidecar.call("/v1/ops", { grant })).body.error.code).toBe("grant_invalid");
     }
@@ -187,7 +192,12 @@ describe("while Redis is down", () => {
     await redis.stop();
     try {
       const before = provider.requests.length;
-      const write = await a.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS, confirmation: bots.confirmation(writeGrant, "issues.create", ISSUE_ARGS) });
+      const write = await a.call("/v1/run", {
+        grant: writeGrant,
+        op: "issues.create",
+        args: ISSUE_ARGS,
+        confirmation: bots.confirmation(writeGrant, "issues.create", ISSUE_ARGS),
+      });
       expect(write.statusCode).toBe(200);
       expect(write.body).toMatchObject({ status: "error", integration: "github", op: "issues.create", error: { code: "unavailable" } });
       expect(write.body.error.next_action).toMatch(/Try again/);
@@ -220,12 +230,19 @@ describe("while Redis is down", () => {
     // Redis came back empty (test-support restarts it without persistence): a confirmation that could
     // have been signed before the loss is refused (finding 3), one signed after it runs once.
     const before = writesSent();
-    const early = await a.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS, confirmation: bots.confirmation(writeGrant, "issues.create", ISSUE_ARGS) });
+    const early = await a.call("/v1/run", {
+      grant: writeGrant,
+      op: "issues.create",
+      args: ISSUE_ARGS,
+      confirmation: bots.confirmation(writeGrant, "issues.create", ISSUE_ARGS),
+    });
     expect(early.body.error.code).toBe("confirmation_invalid");
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     // The member's clock 60 s ahead stands in for a tap made a minute after the loss was found.
     const confirmation = bots.confirmation(writeGrant, "issues.create", ISSUE_ARGS, Math.floor(Date.now() / 1000) + 60);
-    const answers = await Promise.all([a, b, a, b].map((sidecar) => sidecar.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS, confirmation })));
+    const answers = await Promise.all(
+      [a, b, a, b].map((sidecar) => sidecar.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS, confirmation })),
+    );
     expect(answers.filter((answer) => answer.body.status === "ok" && answer.body.replayed === undefined)).toHaveLength(1);
     expect(writesSent() - before).toBe(1);
   });
@@ -242,9 +259,17 @@ describe("while Redis is down", () => {
       expect((await sidecar.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS })).body.error.code).toBe("unavailable");
       await late.start();
       await expect
-        .poll(async () => (await sidecar.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS })).body.status, { timeout: 15_000, interval: 200 })
+        .poll(async () => (await sidecar.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS })).body.status, {
+          timeout: 15_000,
+          interval: 200,
+        })
         .toBe("confirmation_required");
-      const ran = await sidecar.call("/v1/run", { grant: writeGrant, op: "issues.create", args: ISSUE_ARGS, confirmation: started.confirmation(writeGrant, "issues.create", ISSUE_ARGS) });
+      const ran = await sidecar.call("/v1/run", {
+        grant: writeGrant,
+        op: "issues.create",
+        args: ISSUE_ARGS,
+        confirmation: started.confirmation(writeGrant, "issues.create", ISSUE_ARGS),
+      });
       expect(ran.body.status).toBe("ok");
     } finally {
       await Promise.all(fleets.splice(fleets.length - 1).map((started) => started.close()));

@@ -11,7 +11,8 @@ export const REVOKED_REFUSAL: Refusal = {
 /** The shared store is unreachable: a write is refused, nothing is sent. */
 export const UNAVAILABLE_REFUSAL: Refusal = {
   code: "unavailable",
-  message: "the sidecar cannot reach its shared state (Redis, or its journal on disk), where every write's confirmation and limits are recorded; nothing was sent",
+  message:
+    "the sidecar cannot reach its shared state (Redis, or its journal on disk), where every write's confirmation and limits are recorded; nothing was sent",
   next_action: "Try again in a few seconds; if it lasts, ask the bot's operator to check the sidecar's Redis or disk.",
 };
 

@@ -76,9 +76,15 @@ export async function auditVerify(files: readonly string[], head: string | undef
     if (expected !== undefined && prev !== expected) {
       const moved = byHash.get(prev);
       if (moved !== undefined) {
-        return fail(io, `${where(place)}: the chain breaks here: this line follows ${where(moved)}, not ${where(previous as Place)}: lines were reordered or removed`);
+        return fail(
+          io,
+          `${where(place)}: the chain breaks here: this line follows ${where(moved)}, not ${where(previous as Place)}: lines were reordered or removed`,
+        );
       }
-      return fail(io, `${where(place)}: the chain breaks here: ${where(previous as Place)} was changed, or a line was removed between ${where(previous as Place)} and this one`);
+      return fail(
+        io,
+        `${where(place)}: the chain breaks here: ${where(previous as Place)} was changed, or a line was removed between ${where(previous as Place)} and this one`,
+      );
     }
     expected = hash;
     previous = place;
@@ -86,7 +92,10 @@ export async function auditVerify(files: readonly string[], head: string | undef
   }
   if (expected === undefined) return fail(io, "no audit lines to verify");
   if (head !== undefined && expected !== head) {
-    return fail(io, `the head is ${expected}, not the recorded ${head}: ${where(previous as Place)} was changed, or lines were added or removed after the recorded head`);
+    return fail(
+      io,
+      `the head is ${expected}, not the recorded ${head}: ${where(previous as Place)} was changed, or lines were added or removed after the recorded head`,
+    );
   }
   const firstPrev = prevOf((journal[0] as { line: Buffer }).line);
   const start = firstPrev === GENESIS_PREV ? "from the journal's start" : `continuing from an earlier line ${firstPrev}`;

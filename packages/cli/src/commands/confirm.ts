@@ -55,9 +55,12 @@ export async function confirm(command: ConfirmCommand, io: CommandIo): Promise<n
     return 1;
   }
   if (operation.preview !== undefined && command.preview === undefined) {
-    throw new UsageError(`${command.integration} ${command.op} shows what it touches: pass --preview @file|- with the preview the bot's answer gave (the sidecar refuses a tap without it)`);
+    throw new UsageError(
+      `${command.integration} ${command.op} shows what it touches: pass --preview @file|- with the preview the bot's answer gave (the sidecar refuses a tap without it)`,
+    );
   }
-  if (operation.preview === undefined && command.preview !== undefined) throw new UsageError(`${command.integration} ${command.op} declares no preview; leave out --preview`);
+  if (operation.preview === undefined && command.preview !== undefined)
+    throw new UsageError(`${command.integration} ${command.op} declares no preview; leave out --preview`);
   const preview = command.preview === undefined ? undefined : await readPreviewArgument(command.preview, io);
   const member = await readKeyFile(command.memberFile, "member");
   const confirmLine = renderConfirm(operation.confirm, command.args);

@@ -10,6 +10,12 @@ export async function list(dir: string | undefined, io: CommandIo): Promise<numb
     return [manifest.id, escapeText(manifest.name), escapeText(manifest.category), manifest.auth.kind, `${reads} read, ${manifest.ops.length - reads} write`];
   });
   const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => (row[column] as string).length)));
-  for (const row of rows) io.stdout(`${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd()}\n`);
+  for (const row of rows)
+    io.stdout(
+      `${row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join("  ")
+        .trimEnd()}\n`,
+    );
   return 0;
 }

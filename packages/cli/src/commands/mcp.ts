@@ -41,7 +41,11 @@ export async function mcp(command: McpCommand, io: CommandIo): Promise<number> {
   }
 }
 
-async function serve(server: ReturnType<typeof createMcpServer>["server"], catalog: ReturnType<typeof createMcpServer>["catalog"], log: (line: string) => void): Promise<number> {
+async function serve(
+  server: ReturnType<typeof createMcpServer>["server"],
+  catalog: ReturnType<typeof createMcpServer>["catalog"],
+  log: (line: string) => void,
+): Promise<number> {
   try {
     const { tools } = await catalog();
     if (tools.length === 0) {

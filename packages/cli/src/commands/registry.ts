@@ -69,7 +69,9 @@ export async function registrySign(options: SignOptions, io: CommandIo): Promise
   const document = signRelease(body, signers);
   if (options.out === undefined) io.stdout(document);
   else await writeFile(resolve(io.cwd, options.out), document, { mode: 0o644 });
-  io.stderr(`signed release ${sequence} of ${body.integrations.length} manifests (registry ${body.hash}) with ${signers.map((s) => s.publicKey).join(", ")}${options.out === undefined ? "" : `: ${options.out}`}\n`);
+  io.stderr(
+    `signed release ${sequence} of ${body.integrations.length} manifests (registry ${body.hash}) with ${signers.map((s) => s.publicKey).join(", ")}${options.out === undefined ? "" : `: ${options.out}`}\n`,
+  );
   return 0;
 }
 
@@ -77,7 +79,10 @@ export async function registrySign(options: SignOptions, io: CommandIo): Promise
 export async function registryVerify(keys: string | undefined, file: string | undefined, io: CommandIo): Promise<number> {
   if (keys === undefined || keys.trim() === "") throw new UsageError("registry verify needs --keys <release public key,...>");
   if (file === undefined) throw new UsageError("registry verify takes the release file");
-  const trustedKeys = keys.split(",").map((key) => key.trim()).filter((key) => key !== "");
+  const trustedKeys = keys
+    .split(",")
+    .map((key) => key.trim())
+    .filter((key) => key !== "");
   const bytes = await readFile(resolve(io.cwd, file)).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot read the release ${file}: ${error.code ?? "error"}`);
   });

@@ -17,7 +17,8 @@ export interface RevokeCommand {
  */
 export async function revoke(command: RevokeCommand, io: CommandIo): Promise<number> {
   const grant = await readSecretArgument("grant", command.grant, io);
-  if (!grant.startsWith("eg1.")) throw new UsageError(`${command.grant === "-" || command.grant === "@-" ? "standard input" : command.grant.slice(1)} does not hold a grant (eg1...)`);
+  if (!grant.startsWith("eg1."))
+    throw new UsageError(`${command.grant === "-" || command.grant === "@-" ? "standard input" : command.grant.slice(1)} does not hold a grant (eg1...)`);
   await ready();
   const member = await readKeyFile(command.memberFile, "member");
   try {

@@ -26,7 +26,15 @@ export interface SwitchFlag {
 export type FlagDeclaration = ValueFlag | SwitchFlag;
 export type FlagDeclarations = Readonly<Record<string, FlagDeclaration>>;
 
-type FlagValue<F> = F extends SwitchFlag ? boolean : F extends { repeatable: true } ? string[] : F extends { required: true } ? string : F extends { default: unknown } ? string : string | undefined;
+type FlagValue<F> = F extends SwitchFlag
+  ? boolean
+  : F extends { repeatable: true }
+    ? string[]
+    : F extends { required: true }
+      ? string
+      : F extends { default: unknown }
+        ? string
+        : string | undefined;
 
 /** The flags as a command's code receives them, typed from their declaration. */
 export type FlagValues<F extends FlagDeclarations> = { -readonly [K in keyof F]: FlagValue<F[K]> };

@@ -28,9 +28,11 @@ function flagSynopsis(name: string, flag: FlagDeclarations[string]): string {
 
 /** The command's one-line form: its words, positionals and flags, wrapped under the command. */
 export function synopsis(command: CommandDeclaration<FlagDeclarations>): string[] {
-  const parts = [command.words.join(" "), command.positionals?.usage ?? "", ...Object.entries(command.flags).map(([name, flag]) => flagSynopsis(name, flag))].filter(
-    (part) => part !== "",
-  );
+  const parts = [
+    command.words.join(" "),
+    command.positionals?.usage ?? "",
+    ...Object.entries(command.flags).map(([name, flag]) => flagSynopsis(name, flag)),
+  ].filter((part) => part !== "");
   const lines: string[] = [];
   let line = "";
   for (const part of parts) {

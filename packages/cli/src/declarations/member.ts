@@ -7,7 +7,8 @@ const DIR = { value: "folder", help: "the manifests to read (default: the regist
 export const keysCommand = defineCommand({
   words: ["keys"],
   audience: "member",
-  summary: "a new key pair in a 0600 file; prints the public key (member: Ed25519 to sign grants; bot: X25519 to open them; release: Ed25519 to sign registry releases)",
+  summary:
+    "a new key pair in a 0600 file; prints the public key (member: Ed25519 to sign grants; bot: X25519 to open them; release: Ed25519 to sign registry releases)",
   positionals: { usage: "member|bot|release", min: 1, message: "keys takes one kind: member, bot or release" },
   flags: { out: { value: "file", required: true, help: "where to write the key pair (created 0600)" } },
   run: async ({ flags, positionals }, io) => (await import("../commands/keys.js")).keys(positionals[0], flags.out, io),
@@ -57,7 +58,10 @@ export const confirmCommand = defineCommand({
     gid: { value: "gid", required: true, help: "the grant's id, from the bot's confirmation_required answer" },
     arg: { value: "name=value", repeatable: true, help: "one arg of the write (repeat the flag)" },
     "expect-digest": { value: "digest", help: "refuse unless the args hash to this args_digest (from the bot's answer)" },
-    preview: { value: "@file|-", help: "the preview the bot's answer gave (for a write that shows what it touches): shown before asking, signed with the line" },
+    preview: {
+      value: "@file|-",
+      help: "the preview the bot's answer gave (for a write that shows what it touches): shown before asking, signed with the line",
+    },
     dir: DIR,
     yes: { switch: true, help: "sign without asking" },
   },

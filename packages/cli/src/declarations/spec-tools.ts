@@ -11,7 +11,10 @@ export const openapiCheckCommand = defineCommand({
   positionals: { usage: "<manifest>", min: 1, message: "openapi check takes one manifest file: integrations openapi check <manifest> --spec <file>" },
   flags: { spec: { value: "file", required: true, help: "the OpenAPI description (JSON or YAML)" }, allow: ALLOW, json: JSON_OUTPUT },
   run: async ({ flags, positionals }, io) =>
-    (await import("../commands/openapi-check.js")).openapiCheck({ manifest: positionals[0] as string, spec: flags.spec, allow: flags.allow, json: flags.json }, io),
+    (await import("../commands/openapi-check.js")).openapiCheck(
+      { manifest: positionals[0] as string, spec: flags.spec, allow: flags.allow, json: flags.json },
+      io,
+    ),
 });
 
 export const openapiImportCommand = defineCommand({
@@ -36,5 +39,8 @@ export const graphqlCheckCommand = defineCommand({
   positionals: { usage: "<manifest>", min: 1, message: "graphql check takes one manifest file: integrations graphql check <manifest> --schema <file.graphql>" },
   flags: { schema: { value: "file.graphql", required: true, help: "the provider's GraphQL schema (SDL)" }, allow: ALLOW, json: JSON_OUTPUT },
   run: async ({ flags, positionals }, io) =>
-    (await import("../commands/graphql-check.js")).graphqlCheck({ manifest: positionals[0] as string, schema: flags.schema, allow: flags.allow, json: flags.json }, io),
+    (await import("../commands/graphql-check.js")).graphqlCheck(
+      { manifest: positionals[0] as string, schema: flags.schema, allow: flags.allow, json: flags.json },
+      io,
+    ),
 });

@@ -37,7 +37,8 @@ export function checkGraphqlOperation(schema: GraphQLSchema, op: Operation): Gra
   const add = (rule: string, subject: string, message: string) => mismatches.push({ rule, subject, message } as Mismatch);
   const body = op.body_json;
   const query = body !== undefined && !Array.isArray(body) ? body.query : undefined;
-  if (typeof query !== "string") return { operation: undefined, mismatches: [{ rule: "operation", subject: "query", message: "body_json.query holds no GraphQL query" }] };
+  if (typeof query !== "string")
+    return { operation: undefined, mismatches: [{ rule: "operation", subject: "query", message: "body_json.query holds no GraphQL query" }] };
   for (const name of placeholderNames(query)) add("spliced", name, `{${name}} is spliced into the query text; pass it in body_json.variables`);
 
   let document: DocumentNode;
@@ -51,9 +52,14 @@ export function checkGraphqlOperation(schema: GraphQLSchema, op: Operation): Gra
 
   const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
   const operationName = body !== undefined && !Array.isArray(body) && typeof body.operationName === "string" ? body.operationName : undefined;
-  const operation = operations.length === 1 && operationName === undefined ? operations[0] : operations.find((candidate) => candidate.name?.value === operationName);
+  const operation =
+    operations.length === 1 && operationName === undefined ? operations[0] : operations.find((candidate) => candidate.name?.value === operationName);
   if (operation === undefined) {
-    add("operation", "query", operations.length > 1 ? "the query holds several operations and body_json.operationName names none of them" : "the query holds no operation");
+    add(
+      "operation",
+      "query",
+      operations.length > 1 ? "the query holds several operations and body_json.operationName names none of them" : "the query holds no operation",
+    );
     return { operation: undefined, mismatches };
   }
   const shown = `${operation.operation}${operation.name ? ` ${operation.name.value}` : ""}`;
@@ -63,7 +69,9 @@ export function checkGraphqlOperation(schema: GraphQLSchema, op: Operation): Gra
   checkVariables(schema, op, operation, body as Record<string, unknown>, add);
 
   const fragments = new Map(
-    document.definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION).map((fragment) => [fragment.name.value, fragment]),
+    document.definitions
+      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
   );
   const tree: Selected = new Map([["data", selections(operation.selectionSet, fragments, 0)]]);
   if (op.pick !== undefined) {
@@ -159,7 +167,8 @@ function checkVariables(
         const values = named.getValues().map((item) => item.name);
         const extra = arg.enum === undefined ? undefined : arg.enum.filter((item) => !values.includes(item));
         if (arg.enum === undefined) add("enum", `variable ${name}`, `arg ${argName} takes any value, but $${name} is the enum ${named.name}`);
-        else if (extra !== undefined && extra.length > 0) add("enum", `variable ${name}`, `arg ${argName} allows ${extra.map((item) => JSON.stringify(item)).join(", ")}, not values of ${named.name}`);
+        else if (extra !== undefined && extra.length > 0)
+          add("enum", `variable ${name}`, `arg ${argName} allows ${extra.map((item) => JSON.stringify(item)).join(", ")}, not values of ${named.name}`);
       }
     } else if (typeof value === "string" && parts.every((part) => part.kind === "literal") && isEnumType(named)) {
       if (!named.getValues().some((item) => item.name === value)) add("enum", `variable ${name}`, `"${value}" is not a value of ${named.name}`);
@@ -168,9 +177,13 @@ function checkVariables(
   for (const [name, definition] of declared) {
     if (!isNonNullType(typeFromAST(schema, definition.type)) || definition.defaultValue !== undefined) continue;
     const value = variables[name];
-    const always = value !== undefined && (typeof value !== "string" || splitTemplate(value).every((part) => part.kind === "literal" || args[part.name]?.required === true));
+    const always =
+      value !== undefined && (typeof value !== "string" || splitTemplate(value).every((part) => part.kind === "literal" || args[part.name]?.required === true));
     if (!always) add("required", `variable ${name}`, `non-null variable $${name} is not always sent`);
   }
-  const sent = new Set<string>([...placeholderNames(op.path), ...Object.values(variables).flatMap((value) => (typeof value === "string" ? placeholderNames(value) : []))]);
+  const sent = new Set<string>([
+    ...placeholderNames(op.path),
+    ...Object.values(variables).flatMap((value) => (typeof value === "string" ? placeholderNames(value) : [])),
+  ]);
   for (const name of Object.keys(args)) if (!sent.has(name)) add("variables", `arg ${name}`, `arg ${name} is never sent as a variable`);
 }

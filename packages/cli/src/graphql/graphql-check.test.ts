@@ -9,7 +9,12 @@ import { main } from "../main.js";
 const specsDir = join(dirname(manifestsDir), "specs");
 const LINEAR = join(specsDir, "linear.graphql");
 
-type Op = Record<string, unknown> & { id: string; args?: Record<string, Record<string, unknown>>; body_json: { query: string; variables?: Record<string, string> }; pick?: { root?: string; fields?: string[] } };
+type Op = Record<string, unknown> & {
+  id: string;
+  args?: Record<string, Record<string, unknown>>;
+  body_json: { query: string; variables?: Record<string, string> };
+  pick?: { root?: string; fields?: string[] };
+};
 type ManifestJson = Record<string, unknown> & { id: string; ops: Op[] };
 
 let dir: string;
@@ -68,7 +73,8 @@ describe("integrations graphql check (Linear's schema)", () => {
     create.body_json.variables = { ...create.body_json.variables, teamID: "{team_id}" };
     const comment = op(manifest, "comments.create");
     comment.body_json = {
-      query: "mutation($issueId: String!, $body: String!, $n: Int) { commentCreate(input: { issueId: $issueId, body: $body }) { success comment { id url createdAt } } }",
+      query:
+        "mutation($issueId: String!, $body: String!, $n: Int) { commentCreate(input: { issueId: $issueId, body: $body }) { success comment { id url createdAt } } }",
       variables: { issueId: "{issue}", body: "{body}", n: "{issue}" },
     };
     const result = await check(manifest);

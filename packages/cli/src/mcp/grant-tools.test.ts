@@ -4,8 +4,21 @@ import { toolName } from "./tool-name.js";
 import { toolInputSchema } from "./tool-schema.js";
 import type { PaletteOperation } from "@eleven-integrations/sidecar-protocol";
 
-const list: PaletteOperation = { id: "items.list", label: "List items", access: "read", args: { cursor: { description: "where to start" }, kind: { enum: ["a", "b"] } }, page: { arg: "cursor" } };
-const remove: PaletteOperation = { id: "items.delete", label: "Delete an item", access: "write", args: { id: { required: true, pattern: "[0-9]+" } }, confirm: "Delete item {id}", destructive: true };
+const list: PaletteOperation = {
+  id: "items.list",
+  label: "List items",
+  access: "read",
+  args: { cursor: { description: "where to start" }, kind: { enum: ["a", "b"] } },
+  page: { arg: "cursor" },
+};
+const remove: PaletteOperation = {
+  id: "items.delete",
+  label: "Delete an item",
+  access: "write",
+  args: { id: { required: true, pattern: "[0-9]+" } },
+  confirm: "Delete item {id}",
+  destructive: true,
+};
 
 describe("tool names", () => {
   it("are <integration>__<namespace>__<verb>, and refused past 64 characters", () => {
@@ -37,7 +50,14 @@ describe("the tool catalog", () => {
     const catalog = toolCatalog([
       { grant: 0, answer: { status: "ok", integration: "shop", access: "read", ops: [list] } },
       { grant: 1, answer: { status: "ok", integration: "shop", access: "write", ops: [list, remove] } },
-      { grant: 2, answer: { status: "error", integration: null, error: { code: "grant_expired", message: "grant refused (expired)", next_action: "Ask the member for a fresh grant." } } },
+      {
+        grant: 2,
+        answer: {
+          status: "error",
+          integration: null,
+          error: { code: "grant_expired", message: "grant refused (expired)", next_action: "Ask the member for a fresh grant." },
+        },
+      },
       { grant: 3, answer: { status: "ok", integration: "x".repeat(40), access: "read", ops: [{ ...list, id: `${"n".repeat(30)}.list` }] } },
     ]);
     expect(catalog.tools.map((entry) => [entry.tool.name, entry.grant])).toEqual([
@@ -45,7 +65,13 @@ describe("the tool catalog", () => {
       ["shop__items__delete", 1],
     ]);
     expect(catalog.tools[0]?.tool.annotations).toEqual({ title: "List items", readOnlyHint: true, openWorldHint: true });
-    expect(catalog.tools[1]?.tool.annotations).toEqual({ title: "Delete an item", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+    expect(catalog.tools[1]?.tool.annotations).toEqual({
+      title: "Delete an item",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
     expect(catalog.tools[1]?.tool.description).toContain("Destructive");
     expect(catalog.tools[0]?.tool.description).toContain("pass its next_page as page");
     expect(catalog.tools[0]?.tool.description).not.toContain("Acts as");
@@ -57,7 +83,9 @@ describe("the tool catalog", () => {
 
 describe("a grant that names its account", () => {
   it("names the account in each of its tools' descriptions", () => {
-    const catalog = toolCatalog([{ grant: 0, answer: { status: "ok", integration: "github", access: "read", account: { id: "583231", name: "octocat-at-work" }, ops: [list] } }]);
+    const catalog = toolCatalog([
+      { grant: 0, answer: { status: "ok", integration: "github", access: "read", account: { id: "583231", name: "octocat-at-work" }, ops: [list] } },
+    ]);
     expect(catalog.tools[0]?.tool.description).toContain("Acts as the github account octocat-at-work (id 583231).");
   });
 });

@@ -66,7 +66,10 @@ function describeTool(name: string, integration: string, operation: PaletteOpera
   const sentences = [`${operation.label}.`, `${integration} ${operation.id}, ${read ? "read-only" : "writes"}.`];
   // Which of the member's accounts acts (a personal or a work GitHub): the agent can say so before it runs anything.
   if (account !== undefined) sentences.push(`Acts as the ${integration} account ${account.name} (id ${account.id}).`);
-  if (!read) sentences.push(`Runs only after the member confirms the line “${operation.confirm ?? operation.label}”: call without a confirmation to get the line to show them.`);
+  if (!read)
+    sentences.push(
+      `Runs only after the member confirms the line “${operation.confirm ?? operation.label}”: call without a confirmation to get the line to show them.`,
+    );
   if (operation.destructive === true) sentences.push("Destructive: hard or impossible to undo.");
   if (operation.page !== undefined) sentences.push("Answers one page; pass its next_page as page to get the next.");
   return {

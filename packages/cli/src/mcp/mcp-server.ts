@@ -54,14 +54,22 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
     try {
       current = await catalog();
     } catch (error) {
-      return toolError({ code: "sidecar_unreachable", message: (error as Error).message, next_action: "Start the sidecar, or point --sidecar at it, then try again." });
+      return toolError({
+        code: "sidecar_unreachable",
+        message: (error as Error).message,
+        next_action: "Start the sidecar, or point --sidecar at it, then try again.",
+      });
     }
     const entry = current.tools.find((candidate) => candidate.tool.name === request.params.name);
     if (entry === undefined) {
       // A grant that no longer opens (expired, most often) takes its tools with it: say why, with the sidecar's next action.
       const refusal = current.refusals[0];
       if (refusal !== undefined) return toolError(refusal);
-      return toolError({ code: "unknown_tool", message: `no tool ${request.params.name} for these grants`, next_action: "List the tools again: they are the ops the grants allow." });
+      return toolError({
+        code: "unknown_tool",
+        message: `no tool ${request.params.name} for these grants`,
+        next_action: "List the tools again: they are the ops the grants allow.",
+      });
     }
     const input = request.params.arguments ?? {};
     const args: Record<string, string> = {};
@@ -91,7 +99,11 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
       if (SidecarClientError.isInstance(error) && error.status !== undefined) {
         return toolError({ code: error.code, message: error.message, next_action: "Check the MCP server's --sidecar and caller token, then try again." });
       }
-      return toolError({ code: "sidecar_unreachable", message: (error as Error).message, next_action: "Start the sidecar, or point --sidecar at it, then try again." });
+      return toolError({
+        code: "sidecar_unreachable",
+        message: (error as Error).message,
+        next_action: "Start the sidecar, or point --sidecar at it, then try again.",
+      });
     }
   });
 

@@ -33,7 +33,14 @@ describe("MCP tool results for a write with a preview", () => {
       gid: CHIP.gid,
     });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ status: "error", error: { code: "target_changed" }, confirm: CHIP.confirm, preview: "“Layoff list (draft)”", gid: CHIP.gid, args_digest: "digest" });
+    expect(result.structuredContent).toMatchObject({
+      status: "error",
+      error: { code: "target_changed" },
+      confirm: CHIP.confirm,
+      preview: "“Layoff list (draft)”",
+      gid: CHIP.gid,
+      args_digest: "digest",
+    });
     expect(text(result)).toContain(`  ${CHIP.confirm}\n  “Layoff list (draft)”\n`);
     expect(text(result)).toContain("Next: Show the member the new chip.");
   });

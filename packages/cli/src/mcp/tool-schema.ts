@@ -39,13 +39,18 @@ export function toolInputSchema(operation: PaletteOperation): ToolInputSchema {
     if (arg.required === true) required.push(name);
   }
   if (operation.page !== undefined && !(PAGE_INPUT in properties)) {
-    properties[PAGE_INPUT] = { type: "string", maxLength: 1024, description: "The next_page of the previous result, to get the page after it. Leave out for the first page." };
+    properties[PAGE_INPUT] = {
+      type: "string",
+      maxLength: 1024,
+      description: "The next_page of the previous result, to get the page after it. Leave out for the first page.",
+    };
   }
   if (operation.access === "write" && !(CONFIRMATION_INPUT in properties)) {
     properties[CONFIRMATION_INPUT] = {
       type: "string",
       maxLength: 4096,
-      description: "The member's confirmation (ec1...). Call first without it: the answer is the line the member must confirm. Then call again with the same args and the confirmation they signed.",
+      description:
+        "The member's confirmation (ec1...). Call first without it: the answer is the line the member must confirm. Then call again with the same args and the confirmation they signed.",
     };
   }
   return { type: "object", properties, ...(required.length === 0 ? {} : { required }), additionalProperties: false };

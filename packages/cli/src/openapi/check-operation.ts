@@ -1,10 +1,31 @@
-import { parsePathTemplate, parseTenantTemplate, splitTemplate, type Arg, type JsonValue, type Manifest, type Operation, type PathSegment } from "@eleven-integrations/schema";
+import {
+  parsePathTemplate,
+  parseTenantTemplate,
+  splitTemplate,
+  type Arg,
+  type JsonValue,
+  type Manifest,
+  type Operation,
+  type PathSegment,
+} from "@eleven-integrations/schema";
 import { matchOperation, type SpecOperation } from "./find-operation.js";
 import type { OpenApiDocument } from "./load-openapi.js";
 import { isObject, itemSchemas, propertyOf, requiredOf, valueRules, walkPath, type Schema } from "./schema-shape.js";
 import { checkArg, checkFixedValue, type ValueProblem } from "./value-checks.js";
 
-export type MismatchRule = "operation" | "host" | "query-key" | "body-key" | "body-encoding" | "enum" | "max-length" | "pattern" | "type" | "required" | "pick" | "page";
+export type MismatchRule =
+  | "operation"
+  | "host"
+  | "query-key"
+  | "body-key"
+  | "body-encoding"
+  | "enum"
+  | "max-length"
+  | "pattern"
+  | "type"
+  | "required"
+  | "pick"
+  | "page";
 
 /** One way an op disagrees with the spec. `subject` names the key, arg or field (for allow-list entries). */
 export interface Mismatch {
@@ -24,7 +45,8 @@ const FORM = "application/x-www-form-urlencoded";
 /** Checks one manifest op against the spec: operation, host, query and body keys, values, required parameters, pick. */
 export function checkOperation(document: OpenApiDocument, manifest: Manifest, op: Operation): OperationCheck {
   const parsed = parsePathTemplate(op.path);
-  if (!parsed.ok) return { operation: undefined, mismatches: [{ rule: "operation", subject: op.path, message: `path does not parse: ${parsed.problems.join("; ")}` }] };
+  if (!parsed.ok)
+    return { operation: undefined, mismatches: [{ rule: "operation", subject: op.path, message: `path does not parse: ${parsed.problems.join("; ")}` }] };
   // A tenant base (`https://{subdomain}.zendesk.com/api/v2`) is parsed with a valid label in the placeholder's stead.
   const tenant = parseTenantTemplate(manifest.auth.base, 1);
   const base = new URL(tenant.ok ? tenant.probe : manifest.auth.base);
@@ -68,7 +90,8 @@ export function checkOperation(document: OpenApiDocument, manifest: Manifest, op
       const host = new URL(origin).hostname;
       return origin.startsWith("https://") && host.endsWith(suffix) && host.split(".").length === labels;
     });
-    if (origins.length > 0 && !served) add("host", manifest.auth.base, `the spec serves ${spec.method} ${spec.path} from ${origins.join(", ")}, not a host of the form ${manifest.auth.base}`);
+    if (origins.length > 0 && !served)
+      add("host", manifest.auth.base, `the spec serves ${spec.method} ${spec.path} from ${origins.join(", ")}, not a host of the form ${manifest.auth.base}`);
   } else if (origins.length > 0 && !origins.includes(base.origin)) {
     add("host", base.origin, `the spec serves ${spec.method} ${spec.path} from ${origins.join(", ")}, not ${base.origin}`);
   }
@@ -188,7 +211,11 @@ function checkBody(spec: SpecOperation, op: Operation, args: Record<string, Arg>
   const encoding = op.encoding ?? "json";
   const media = mediaSchema(requestBody.content, encoding);
   if (!media.declared) {
-    add("body-encoding", "body", `the op sends ${encoding === "form" ? FORM : "application/json"}, the spec declares ${media.types.join(", ") || "no media type"}`);
+    add(
+      "body-encoding",
+      "body",
+      `the op sends ${encoding === "form" ? FORM : "application/json"}, the spec declares ${media.types.join(", ") || "no media type"}`,
+    );
   }
   if (media.schema === undefined) return;
   walkBody(op.body_json, [media.schema], "", { args, encoding, add, addValue });
@@ -266,7 +293,9 @@ function sentTypeFits(sent: string, types: readonly string[]): boolean {
 
 function successSchemas(spec: SpecOperation): Schema[] {
   const responses = isObject(spec.operation.responses) ? spec.operation.responses : {};
-  const codes = Object.keys(responses).filter((code) => /^2(?:[0-9]{2}|XX)$/i.test(code)).sort();
+  const codes = Object.keys(responses)
+    .filter((code) => /^2(?:[0-9]{2}|XX)$/i.test(code))
+    .sort();
   const schemas: Schema[] = [];
   for (const code of codes) {
     const response = responses[code];
@@ -291,7 +320,11 @@ function checkPick(spec: SpecOperation, op: Operation, add: Add): void {
     const segments = op.pick.root.split(".");
     const walk = walkPath(schemas, segments);
     if (!walk.found) {
-      add("pick", `root ${op.pick.root}`, `pick.root "${op.pick.root}" is not in the success response ("${segments.slice(0, walk.at + 1).join(".")}" is not declared)`);
+      add(
+        "pick",
+        `root ${op.pick.root}`,
+        `pick.root "${op.pick.root}" is not in the success response ("${segments.slice(0, walk.at + 1).join(".")}" is not declared)`,
+      );
       return;
     }
     if (walk.free) return;
@@ -300,7 +333,12 @@ function checkPick(spec: SpecOperation, op: Operation, add: Add): void {
   for (const field of op.pick.fields ?? []) {
     const segments = field.split(".");
     const walk = walkPath(roots, segments);
-    if (!walk.found) add("pick", `field ${field}`, `pick field "${field}" is not in the success response${segments.length > 1 ? ` ("${segments.slice(0, walk.at + 1).join(".")}" is not declared)` : ""}`);
+    if (!walk.found)
+      add(
+        "pick",
+        `field ${field}`,
+        `pick field "${field}" is not in the success response${segments.length > 1 ? ` ("${segments.slice(0, walk.at + 1).join(".")}" is not declared)` : ""}`,
+      );
   }
 }
 
@@ -313,7 +351,8 @@ function checkPaging(spec: SpecOperation, op: Operation, parameter: (place: stri
   const page = op.page;
   if (page === undefined) return;
   if (page.from === "link") {
-    if (parameter("query", page.query_key) === undefined) add("page", `query_key ${page.query_key}`, `page.query_key "${page.query_key}" is not a query parameter of ${spec.method} ${spec.path}`);
+    if (parameter("query", page.query_key) === undefined)
+      add("page", `query_key ${page.query_key}`, `page.query_key "${page.query_key}" is not a query parameter of ${spec.method} ${spec.path}`);
     return;
   }
   const schemas = successSchemas(spec);

@@ -81,9 +81,13 @@ export function formatReport(report: CheckReport): string {
     return `${head} — ${reasons.join("; ")}`;
   });
   for (const entry of report.unusedAllowances) {
-    lines.push(`note      allow-list entry ${entry.op} ${entry.rule}${entry.subject === undefined ? "" : ` "${entry.subject}"`} allowed nothing: remove it if the spec was fixed`);
+    lines.push(
+      `note      allow-list entry ${entry.op} ${entry.rule}${entry.subject === undefined ? "" : ` "${entry.subject}"`} allowed nothing: remove it if the spec was fixed`,
+    );
   }
   const { ops, ok, mismatch, allowed } = report.summary;
-  lines.push(`${report.integration}: ${ops} op${ops === 1 ? "" : "s"} checked against ${report.against}: ${ok} ok, ${mismatch} mismatch${mismatch === 1 ? "" : "es"}, ${allowed} allowed`);
+  lines.push(
+    `${report.integration}: ${ops} op${ops === 1 ? "" : "s"} checked against ${report.against}: ${ok} ok, ${mismatch} mismatch${mismatch === 1 ? "" : "es"}, ${allowed} allowed`,
+  );
   return `${lines.join("\n")}\n`;
 }

@@ -24,7 +24,12 @@ export function plainText(text: string, max: number): string {
   const firstSentence = /^(.+?[.!?])(?:\s|$)/.exec(cleaned)?.[1] ?? cleaned;
   const chosen = [...firstSentence].length <= max ? firstSentence : cleaned;
   const chars = [...chosen];
-  return chars.length <= max ? chosen : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
+  return chars.length <= max
+    ? chosen
+    : `${chars
+        .slice(0, max - 1)
+        .join("")
+        .trimEnd()}…`;
 }
 
 export interface DraftArg {
@@ -39,7 +44,12 @@ export function draftArg(name: string, schema: Schema, required: boolean, descri
   const notes: string[] = [];
   const arg: Arg = {};
   if (required) arg.required = true;
-  const text = typeof description === "string" && description.trim() !== "" ? plainText(description, 200) : typeof schema.description === "string" ? plainText(schema.description, 200) : "";
+  const text =
+    typeof description === "string" && description.trim() !== ""
+      ? plainText(description, 200)
+      : typeof schema.description === "string"
+        ? plainText(schema.description, 200)
+        : "";
   if (text !== "") arg.description = text;
   if (rules.enum !== undefined && rules.enum.length > 0) {
     arg.enum = rules.enum.filter((value) => [...value].length <= MAX_MAX_LENGTH);
@@ -68,7 +78,8 @@ export function draftArg(name: string, schema: Schema, required: boolean, descri
     pattern = FORMAT_PATTERNS[rules.format];
   }
   if (pattern !== undefined) arg.pattern = pattern;
-  else if (rules.maxLength === undefined) notes.push(`arg ${name}: the spec gives no length or pattern; constrain it (an id wants a pattern, free text a max_length)`);
+  else if (rules.maxLength === undefined)
+    notes.push(`arg ${name}: the spec gives no length or pattern; constrain it (an id wants a pattern, free text a max_length)`);
   return { arg, notes };
 }
 

@@ -32,7 +32,12 @@ export function* specOperations(document: OpenApiDocument): Generator<SpecOperat
         operationId: typeof operation.operationId === "string" ? operation.operationId : undefined,
         operation,
         parameters: mergeParameters(pathItem.parameters, operation.parameters),
-        serverPaths: urls.map((url) => url.pathname.split("/").filter((segment) => segment !== "").map(decodeSafe)),
+        serverPaths: urls.map((url) =>
+          url.pathname
+            .split("/")
+            .filter((segment) => segment !== "")
+            .map(decodeSafe),
+        ),
         serverOrigins: urls.map((url) => url.origin),
       };
     }
@@ -125,7 +130,12 @@ function lineUp(specSegments: readonly string[], manifest: readonly PathSegment[
     }
     if (segment.kind !== "literal") return undefined;
     if (spec.includes("{")) {
-      const pattern = new RegExp(`^${spec.split(/\{[^{}]+\}/).map(escapeRegExp).join("[^/]+")}$`);
+      const pattern = new RegExp(
+        `^${spec
+          .split(/\{[^{}]+\}/)
+          .map(escapeRegExp)
+          .join("[^/]+")}$`,
+      );
       if (!pattern.test(segment.text)) return undefined;
     } else if (decodeSafe(segment.text) !== spec) {
       return undefined;

@@ -1,7 +1,18 @@
 import type { Arg, JsonValue, Operation } from "@eleven-integrations/schema";
 import { argName, draftArg, plainText } from "./draft-arg.js";
 import type { SpecOperation } from "./find-operation.js";
-import { expandArrays, isArraySchema, isObject, itemSchemas, propertyNames, propertyOf, requiredOf, valueRules, variants, type Schema } from "./schema-shape.js";
+import {
+  expandArrays,
+  isArraySchema,
+  isObject,
+  itemSchemas,
+  propertyNames,
+  propertyOf,
+  requiredOf,
+  valueRules,
+  variants,
+  type Schema,
+} from "./schema-shape.js";
 import { SpecError } from "./spec-error.js";
 import { OP_ID_PATTERN } from "@eleven-integrations/schema";
 
@@ -22,7 +33,29 @@ const SECRET_FIELD = /secret|token|password|passwd|private_key|client_key/i;
 const LIST_NAMES = ["items", "data", "results", "nodes", "records", "entries", "values", "channels", "messages", "members"];
 const MAX_PICK = 12;
 /** Fields a bot answers and chains with, proposed first (the rest keep the spec's order; links and internal ids last). */
-const PREFERRED_FIELDS = ["id", "number", "key", "identifier", "login", "name", "title", "summary", "text", "ts", "user", "channel", "state", "status", "html_url", "url", "htmlLink", "created_at", "created", "updated_at", "updated"];
+const PREFERRED_FIELDS = [
+  "id",
+  "number",
+  "key",
+  "identifier",
+  "login",
+  "name",
+  "title",
+  "summary",
+  "text",
+  "ts",
+  "user",
+  "channel",
+  "state",
+  "status",
+  "html_url",
+  "url",
+  "htmlLink",
+  "created_at",
+  "created",
+  "updated_at",
+  "updated",
+];
 
 /**
  * Drafts a manifest op from one spec operation: whole-segment path placeholders,
@@ -42,22 +75,31 @@ export function draftOperation(spec: SpecOperation, options: { id?: string | und
     return candidate;
   };
   const parameter = (place: string, name: string) => spec.parameters.find((item) => item.in === place && item.name === name);
-  const operationLevel = new Set(Array.isArray(spec.operation.parameters) ? spec.operation.parameters.filter(isObject).map((item) => `${String(item.in)}:${String(item.name)}`) : []);
+  const operationLevel = new Set(
+    Array.isArray(spec.operation.parameters) ? spec.operation.parameters.filter(isObject).map((item) => `${String(item.in)}:${String(item.name)}`) : [],
+  );
 
-  const segments = spec.path.split("/").slice(1).map((segment) => {
-    const whole = /^\{([^{}]+)\}$/.exec(segment);
-    if (whole === null) {
-      if (segment.includes("{")) throw new SpecError("unknown_operation", `${spec.path}: segment "${segment}" mixes a parameter with text; a manifest placeholder fills a whole segment`);
-      return segment;
-    }
-    const name = whole[1] as string;
-    const declared = parameter("path", name);
-    const arg = claim(name);
-    const drafted = draftArg(arg, isObject(declared?.schema) ? declared.schema : {}, true, declared?.description);
-    args[arg] = drafted.arg;
-    decide.push(...drafted.notes);
-    return `{${arg}}`;
-  });
+  const segments = spec.path
+    .split("/")
+    .slice(1)
+    .map((segment) => {
+      const whole = /^\{([^{}]+)\}$/.exec(segment);
+      if (whole === null) {
+        if (segment.includes("{"))
+          throw new SpecError(
+            "unknown_operation",
+            `${spec.path}: segment "${segment}" mixes a parameter with text; a manifest placeholder fills a whole segment`,
+          );
+        return segment;
+      }
+      const name = whole[1] as string;
+      const declared = parameter("path", name);
+      const arg = claim(name);
+      const drafted = draftArg(arg, isObject(declared?.schema) ? declared.schema : {}, true, declared?.description);
+      args[arg] = drafted.arg;
+      decide.push(...drafted.notes);
+      return `{${arg}}`;
+    });
 
   const query: string[] = [];
   const leftOut: string[] = [];
@@ -84,7 +126,8 @@ export function draftOperation(spec: SpecOperation, options: { id?: string | und
     decide.push(...drafted.notes);
     query.push(`${name}={${arg}}`);
   }
-  if (leftOut.length > 0) decide.push(`optional query parameters shared by every operation of the path, deprecated, or carrying the credential were left out: ${leftOut.join(", ")}`);
+  if (leftOut.length > 0)
+    decide.push(`optional query parameters shared by every operation of the path, deprecated, or carrying the credential were left out: ${leftOut.join(", ")}`);
   for (const item of spec.parameters) {
     if (item.required === true && (item.in === "header" || item.in === "cookie") && !/^(?:authorization|accept|content-type)$/i.test(String(item.name))) {
       decide.push(`the spec requires the ${String(item.in)} "${String(item.name)}": set it in auth.headers if it is not the credential`);
@@ -109,8 +152,12 @@ export function draftOperation(spec: SpecOperation, options: { id?: string | und
     if (body.encoding === "form") op.encoding = "form";
   }
   if (access === "write") {
-    const required = Object.entries(args).filter(([, arg]) => arg.required === true).map(([name]) => (args[name]?.enum === undefined && args[name]?.pattern === undefined ? `“{${name}}”` : `{${name}}`));
-    const names = Object.entries(args).filter(([, arg]) => arg.required === true).map(([name], index) => `${name.replace(/_/g, " ")} ${required[index] as string}`);
+    const required = Object.entries(args)
+      .filter(([, arg]) => arg.required === true)
+      .map(([name]) => (args[name]?.enum === undefined && args[name]?.pattern === undefined ? `“{${name}}”` : `{${name}}`));
+    const names = Object.entries(args)
+      .filter(([, arg]) => arg.required === true)
+      .map(([name], index) => `${name.replace(/_/g, " ")} ${required[index] as string}`);
     op.confirm = plainText(`${label}${names.length > 0 ? `: ${names.join(", ")}` : ""}`, 500);
     decide.push("confirm: say the consequence in the member's words (who is affected, what it costs); it must keep naming every required arg");
     if (spec.method === "DELETE") decide.push("DELETE: mark the op destructive if it cannot be undone");
@@ -119,7 +166,10 @@ export function draftOperation(spec: SpecOperation, options: { id?: string | und
   if (pick !== undefined) op.pick = pick;
   decide.push(`access "${access}" comes from the method: a ${spec.method} that only reads (a search by POST) is a read`);
   decide.push("if the op lists, declare its pagination and cursor arg");
-  const base = spec.serverOrigins[0] === undefined || spec.serverOrigins[0] === "https://relative.invalid" ? undefined : `${spec.serverOrigins[0]}${spec.serverPaths[0]?.length ? `/${spec.serverPaths[0].join("/")}` : ""}`;
+  const base =
+    spec.serverOrigins[0] === undefined || spec.serverOrigins[0] === "https://relative.invalid"
+      ? undefined
+      : `${spec.serverOrigins[0]}${spec.serverPaths[0]?.length ? `/${spec.serverPaths[0].join("/")}` : ""}`;
   return { op, base, decide };
 }
 
@@ -191,7 +241,8 @@ function buildObject(
     const property = propertyOf(schema, name);
     const propertySchema = Array.isArray(property) ? (property.length === 1 ? (property[0] as Schema) : { anyOf: property }) : {};
     const shapes = variants(propertySchema);
-    const isObjectShape = shapes.some((variant) => variant.type === "object" || isObject(variant.properties)) && !shapes.some((variant) => variant.type === "string");
+    const isObjectShape =
+      shapes.some((variant) => variant.type === "object" || isObject(variant.properties)) && !shapes.some((variant) => variant.type === "string");
     if (isArraySchema(propertySchema)) {
       decide.push(`required body property "${where}" is a list: a template cannot fill a list from one arg; write it by hand`);
       continue;
@@ -219,7 +270,9 @@ function buildObject(
 
 function draftPick(spec: SpecOperation, decide: string[]): Operation["pick"] | undefined {
   const responses = isObject(spec.operation.responses) ? spec.operation.responses : {};
-  const code = Object.keys(responses).filter((key) => /^2(?:[0-9]{2}|XX)$/i.test(key)).sort()[0];
+  const code = Object.keys(responses)
+    .filter((key) => /^2(?:[0-9]{2}|XX)$/i.test(key))
+    .sort()[0];
   const response = code === undefined ? undefined : responses[code];
   const content = isObject(response) && isObject(response.content) ? response.content : {};
   const jsonType = Object.keys(content).find((type) => /json|\*\/\*/i.test(type));
@@ -234,7 +287,9 @@ function draftPick(spec: SpecOperation, decide: string[]): Operation["pick"] | u
   if (!isArraySchema(schema)) {
     const lists = propertyNames(schema).filter((name) => {
       const property = propertyOf(schema, name);
-      return Array.isArray(property) && property.some((item) => isArraySchema(item) && itemSchemas(item).some((inner) => scalarFields(inner, "", 0).length > 0));
+      return (
+        Array.isArray(property) && property.some((item) => isArraySchema(item) && itemSchemas(item).some((inner) => scalarFields(inner, "", 0).length > 0))
+      );
     });
     // A list envelope ({ data: [...], has_more }) picks under its list; an object that merely
     // holds a list among many fields (a Stripe price's tiers) is picked itself.

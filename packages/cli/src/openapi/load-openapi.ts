@@ -40,7 +40,10 @@ export async function loadOpenApi(file: string, cwd: string): Promise<OpenApiDoc
   const servers = Array.isArray(document.servers) ? document.servers.filter(isObject) : [];
   return {
     openapi: version,
-    servers: servers.map((server) => ({ url: String(server.url ?? "/"), ...(isObject(server.variables) ? { variables: server.variables as Record<string, { default?: string }> } : {}) })),
+    servers: servers.map((server) => ({
+      url: String(server.url ?? "/"),
+      ...(isObject(server.variables) ? { variables: server.variables as Record<string, { default?: string }> } : {}),
+    })),
     paths: document.paths as Record<string, Schema>,
     file,
   };

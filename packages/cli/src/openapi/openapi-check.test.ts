@@ -60,7 +60,9 @@ describe("integrations openapi check refuses a planted mistake of each kind (Git
     op(manifest, "issues.list").path = op(manifest, "issues.list").path.replace("/issues?", "/issue?");
     const result = await check(manifest, GITHUB);
     expect(result.code).toBe(1);
-    expect(line(result.out, "issues.list")).toMatch(/^MISMATCH\s+issues\.list\s+-\s+— GET \/repos\/\{owner\}\/\{repo\}\/issue is not an operation of the spec$/);
+    expect(line(result.out, "issues.list")).toMatch(
+      /^MISMATCH\s+issues\.list\s+-\s+— GET \/repos\/\{owner\}\/\{repo\}\/issue is not an operation of the spec$/,
+    );
     expect(result.out).toMatch(/1 mismatch,/);
   });
 
@@ -124,7 +126,11 @@ describe("integrations openapi check refuses a planted mistake of each kind (Git
     op(manifest, "issues.list").path = op(manifest, "issues.list").path.replace("state=", "sate=");
     const result = await check(manifest, GITHUB, ["--json"]);
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.out) as { ok: boolean; ops: { id: string; status: string; mismatches: { rule: string; subject: string }[] }[]; summary: { mismatch: number } };
+    const report = JSON.parse(result.out) as {
+      ok: boolean;
+      ops: { id: string; status: string; mismatches: { rule: string; subject: string }[] }[];
+      summary: { mismatch: number };
+    };
     expect(report.ok).toBe(false);
     expect(report.summary.mismatch).toBe(1);
     expect(report.ops.find((entry) => entry.id === "issues.list")).toMatchObject({ status: "mismatch", mismatches: [{ rule: "query-key", subject: "sate" }] });
@@ -159,7 +165,13 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
     id: "acme",
     name: "Acme",
     category: "testing",
-    auth: { kind: "pat", base: "https://api.acme.example/v2", authorization: "Bearer", pat_help: "https://acme.example/tokens", ...(headers ? { headers } : {}) },
+    auth: {
+      kind: "pat",
+      base: "https://api.acme.example/v2",
+      authorization: "Bearer",
+      pat_help: "https://acme.example/tokens",
+      ...(headers ? { headers } : {}),
+    },
     ops,
   });
   const list: Op = {
@@ -214,11 +226,21 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
     const text = line((await check(acme([typed], { "Acme-Account": "acct_1" }), ACME)).out, "things.create");
     expect(text).not.toContain("body size");
     const boolean: Op = { ...typed, args: { ...create.args, size: { type: "boolean" } } };
-    expect(line((await check(acme([boolean], { "Acme-Account": "acct_1" }), ACME)).out, "things.create")).toContain("body size: {size} is sent as a JSON boolean, the spec wants integer");
+    expect(line((await check(acme([boolean], { "Acme-Account": "acct_1" }), ACME)).out, "things.create")).toContain(
+      "body size: {size} is sent as a JSON boolean, the spec wants integer",
+    );
   });
 
   it("checks path args against path-item parameters", async () => {
-    const get: Op = { id: "things.get", label: "Get", access: "read", method: "GET", path: "/things/{thing}", args: { thing: { required: true } }, pick: { fields: ["id"] } };
+    const get: Op = {
+      id: "things.get",
+      label: "Get",
+      access: "read",
+      method: "GET",
+      path: "/things/{thing}",
+      args: { thing: { required: true } },
+      pick: { fields: ["id"] },
+    };
     const result = await check(acme([get]), ACME);
     expect(line(result.out, "things.get")).toContain("path {thing_id}: arg thing has no pattern, but the spec requires ^th_[a-z0-9]+$");
   });
@@ -229,14 +251,22 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
       allow,
       JSON.stringify({
         allow: [
-          { integration: "acme", op: "things.create", rule: "required", subject: "header Acme-Account", reason: "the account header is optional in practice (test)" },
+          {
+            integration: "acme",
+            op: "things.create",
+            rule: "required",
+            subject: "header Acme-Account",
+            reason: "the account header is optional in practice (test)",
+          },
           { integration: "acme", op: "things.list", rule: "pick", reason: "nothing to allow here (test)" },
         ],
       }),
     );
     const result = await check(acme([list, create]), ACME, ["--allow", allow]);
     expect(result.code).toBe(0);
-    expect(line(result.out, "things.create")).toContain('required header "Acme-Account" is not sent (allowed: the account header is optional in practice (test))');
+    expect(line(result.out, "things.create")).toContain(
+      'required header "Acme-Account" is not sent (allowed: the account header is optional in practice (test))',
+    );
     expect(line(result.out, "things.create")).toMatch(/^allowed/);
     expect(result.out).toContain("note      allow-list entry things.list pick allowed nothing");
   });
@@ -286,7 +316,12 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
   });
 
   it("checks a paging declaration: the Link query key is a parameter; cursor, items, key and more are in the response", async () => {
-    const paged = (page: Record<string, unknown>): Op => ({ ...list, path: `${list.path}&after={after}`, args: { ...list.args, after: { max_length: 64 } }, page });
+    const paged = (page: Record<string, unknown>): Op => ({
+      ...list,
+      path: `${list.path}&after={after}`,
+      args: { ...list.args, after: { max_length: 64 } },
+      page,
+    });
     const good = await check(acme([paged({ from: "last_item", arg: "after", items: "data", key: "id", more: "has_more" })]), ACME);
     expect(good.out).toContain("ok        things.list");
     expect(good.code).toBe(0);
@@ -330,7 +365,9 @@ describe("integrations openapi check with tenant hosts (Sentry's excerpt: server
     const manifest = await shipped("sentry");
     (manifest.auth as Auth).base = "https://{region}.sentry.example/api/0";
     const result = await check(manifest, SENTRY);
-    expect(line(result.out, "issues.list")).toMatch(/^MISMATCH\s+issues\.list\s.*from https:\/\/us\.sentry\.io, not a host of the form https:\/\/\{region\}\.sentry\.example/);
+    expect(line(result.out, "issues.list")).toMatch(
+      /^MISMATCH\s+issues\.list\s.*from https:\/\/us\.sentry\.io, not a host of the form https:\/\/\{region\}\.sentry\.example/,
+    );
   });
 
   it("matches the API's paths after a path segment that names a tenant (Atlassian's /ex/jira/{cloudid}), and only after one", async () => {

@@ -107,7 +107,10 @@ describe("integrations openapi import", () => {
     const out: string[] = [];
     const err: string[] = [];
     const io: CommandIo = { stdout: (text) => void out.push(text), stderr: (text) => void err.push(text), env: {}, cwd: process.cwd() };
-    const code = await main(["openapi", "import", "--spec", SPECS.google, "--operation", "GET /calendars/{calendarId}/events/{eventId}", "--id", "events.get"], io);
+    const code = await main(
+      ["openapi", "import", "--spec", SPECS.google, "--operation", "GET /calendars/{calendarId}/events/{eventId}", "--id", "events.get"],
+      io,
+    );
     expect(code).toBe(0);
     const op = JSON.parse(out.join("")) as Manifest["ops"][number];
     expect(op).toMatchObject({ id: "events.get", access: "read", method: "GET" });

@@ -28,7 +28,40 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
 describe("the shipped manifests agree with the providers' descriptions", () => {
   it("checks every manifest whose provider publishes a description", () => {
     const checked = [...config.openapi, ...config.graphql].map((entry) => entry.manifest).sort();
-    expect(checked).toEqual(expect.arrayContaining(["asana", "bitbucket", "box", "digitalocean", "discord", "figma", "github", "gmail", "google-calendar", "google-docs", "google-drive", "google-sheets", "hubspot", "intercom", "jira", "linear", "mailchimp", "microsoft-onedrive", "microsoft-outlook-calendar", "microsoft-outlook-mail", "microsoft-teams", "netlify", "pagerduty", "sendgrid", "sentry", "slack", "stripe", "twilio", "vercel", "zoom"]));
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        "asana",
+        "bitbucket",
+        "box",
+        "digitalocean",
+        "discord",
+        "figma",
+        "github",
+        "gmail",
+        "google-calendar",
+        "google-docs",
+        "google-drive",
+        "google-sheets",
+        "hubspot",
+        "intercom",
+        "jira",
+        "linear",
+        "mailchimp",
+        "microsoft-onedrive",
+        "microsoft-outlook-calendar",
+        "microsoft-outlook-mail",
+        "microsoft-teams",
+        "netlify",
+        "pagerduty",
+        "sendgrid",
+        "sentry",
+        "slack",
+        "stripe",
+        "twilio",
+        "vercel",
+        "zoom",
+      ]),
+    );
   });
 
   for (const entry of config.openapi) {

@@ -26,13 +26,18 @@ const ok = { responses: { "200": { description: "ok" } } };
 describe("openapi check: segment suffixes", () => {
   const sheets = document([{ url: "https://sheets.googleapis.com/" }], {
     "/v4/spreadsheets/{spreadsheetId}": { get: { ...ok, parameters: [{ name: "spreadsheetId", in: "path", required: true, schema: { type: "string" } }] } },
-    "/v4/spreadsheets/{spreadsheetId}:getByDataFilter": { get: { ...ok, parameters: [{ name: "spreadsheetId", in: "path", required: true, schema: { type: "string" } }] } },
+    "/v4/spreadsheets/{spreadsheetId}:getByDataFilter": {
+      get: { ...ok, parameters: [{ name: "spreadsheetId", in: "path", required: true, schema: { type: "string" } }] },
+    },
   });
   const op = (path: string) => ({ id: "sheets.get", path, args: { spreadsheet_id: { required: true } } });
 
   it("lines {spreadsheet_id}:getByDataFilter up with the spec's {spreadsheetId}:getByDataFilter", () => {
     const m = manifest("https://sheets.googleapis.com/v4", op("/spreadsheets/{spreadsheet_id}:getByDataFilter"));
-    expect(checkOperation(sheets, m, m.ops[0] as Manifest["ops"][number])).toEqual({ operation: "GET /v4/spreadsheets/{spreadsheetId}:getByDataFilter", mismatches: [] });
+    expect(checkOperation(sheets, m, m.ops[0] as Manifest["ops"][number])).toEqual({
+      operation: "GET /v4/spreadsheets/{spreadsheetId}:getByDataFilter",
+      mismatches: [],
+    });
   });
 
   it("finds no operation for a suffix the spec does not have", () => {

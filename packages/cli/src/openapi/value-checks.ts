@@ -48,12 +48,15 @@ export function checkFixedValue(value: string | number | boolean | null, rules: 
       problems.push({ rule: "max-length", message: `${shown} is longer than the spec's maxLength ${rules.maxLength}` });
     }
     const pattern = rules.pattern === undefined ? undefined : specRegExp(rules.pattern);
-    if (pattern !== undefined && !pattern.test(value)) problems.push({ rule: "pattern", message: `${shown} does not match the spec's pattern ${rules.pattern}` });
+    if (pattern !== undefined && !pattern.test(value))
+      problems.push({ rule: "pattern", message: `${shown} does not match the spec's pattern ${rules.pattern}` });
   }
   const numeric = typeof value === "number" ? value : typeof value === "string" && NUMBER.test(value) ? Number(value) : undefined;
   if (numeric !== undefined && rules.types.some((type) => type === "integer" || type === "number")) {
-    if (rules.minimum !== undefined && numeric < rules.minimum) problems.push({ rule: "type", message: `${shown} is below the spec's minimum ${rules.minimum}` });
-    if (rules.maximum !== undefined && numeric > rules.maximum) problems.push({ rule: "type", message: `${shown} is above the spec's maximum ${rules.maximum}` });
+    if (rules.minimum !== undefined && numeric < rules.minimum)
+      problems.push({ rule: "type", message: `${shown} is below the spec's minimum ${rules.minimum}` });
+    if (rules.maximum !== undefined && numeric > rules.maximum)
+      problems.push({ rule: "type", message: `${shown} is above the spec's maximum ${rules.maximum}` });
   }
   return problems;
 }
@@ -95,15 +98,23 @@ export function checkArg(name: string, arg: Arg, rules: ValueRules): ValueProble
   const typed = arg.type !== undefined && arg.type !== "string" && (wanted.includes(arg.type) || (arg.type === "integer" && wanted.includes("number")));
   if (!typed && wanted.length > 0 && wanted.length === rules.types.length) {
     const pattern = arg.pattern === undefined ? undefined : new RegExp(`^(?:${arg.pattern})$`, "u");
-    const leaks = wanted.some((type) => (NOT_OF_TYPE[type] ?? []).some((probe) => pattern === undefined || (pattern.test(probe) && !fitsType(probe, rules.types))));
+    const leaks = wanted.some((type) =>
+      (NOT_OF_TYPE[type] ?? []).some((probe) => pattern === undefined || (pattern.test(probe) && !fitsType(probe, rules.types))),
+    );
     if (leaks) {
-      problems.push({ rule: "type", message: `arg ${name} ${arg.pattern === undefined ? "takes any text" : "has a pattern that lets other text through"}, but the spec wants ${rules.types.join(" | ")}` });
+      problems.push({
+        rule: "type",
+        message: `arg ${name} ${arg.pattern === undefined ? "takes any text" : "has a pattern that lets other text through"}, but the spec wants ${rules.types.join(" | ")}`,
+      });
     }
   }
   return problems;
 }
 
 function list(values: readonly string[]): string {
-  const shown = values.slice(0, 12).map((value) => JSON.stringify(value)).join(", ");
+  const shown = values
+    .slice(0, 12)
+    .map((value) => JSON.stringify(value))
+    .join(", ");
   return `[${shown}${values.length > 12 ? `, … ${values.length - 12} more` : ""}]`;
 }

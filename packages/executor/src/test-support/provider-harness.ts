@@ -19,7 +19,13 @@ export async function startProviderHarness(handler: TestHandler = (_request, rep
   const certificates = await createTestCertificates([PROVIDER_HOST, OTHER_HOST]);
   const server = await startTestServer(certificates, handler);
   const other = await startTestServer(certificates, (_request, reply) => reply.send({ other: true }));
-  const dispatcher = createLoopbackDispatcher(certificates.ca, new Map([[PROVIDER_HOST, server.port], [OTHER_HOST, other.port]]));
+  const dispatcher = createLoopbackDispatcher(
+    certificates.ca,
+    new Map([
+      [PROVIDER_HOST, server.port],
+      [OTHER_HOST, other.port],
+    ]),
+  );
   const registry = providerRegistry();
   return {
     server,

@@ -18,7 +18,13 @@ export const flagManifest = {
     failed_when: { path: "ok", equals: false },
     code: "error",
     message: ["detail", "warning"],
-    codes: { invalid_auth: "unauthorized", not_authed: "unauthorized", missing_scope: "forbidden", channel_not_found: "not_found", ratelimited: "rate_limited" },
+    codes: {
+      invalid_auth: "unauthorized",
+      not_authed: "unauthorized",
+      missing_scope: "forbidden",
+      channel_not_found: "not_found",
+      ratelimited: "rate_limited",
+    },
   },
   ops: [
     {
@@ -161,7 +167,5 @@ export const plainManifest = {
 };
 
 export function providerRegistry(): Registry {
-  return loadRegistry(
-    [flagManifest, graphManifest, restManifest, plainManifest].map((manifest) => ({ file: `${manifest.id}.json`, json: manifest })),
-  );
+  return loadRegistry([flagManifest, graphManifest, restManifest, plainManifest].map((manifest) => ({ file: `${manifest.id}.json`, json: manifest })));
 }

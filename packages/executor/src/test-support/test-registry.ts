@@ -22,8 +22,23 @@ export const exampleManifest = {
     pat_help: "https://example.com/settings/tokens",
   },
   ops: [
-    { id: "items.get", label, access: "read", method: "GET", path: "/items/{id}", args: { id: { required: true, max_length: 300 } }, pick: { fields: ["id", "name"] } },
-    { id: "items.search", label, access: "read", method: "GET", path: "/search?q={q}&per_page=20&sort={sort}", args: { q: { required: true, max_length: 300 }, sort: { enum: ["created", "updated"] } } },
+    {
+      id: "items.get",
+      label,
+      access: "read",
+      method: "GET",
+      path: "/items/{id}",
+      args: { id: { required: true, max_length: 300 } },
+      pick: { fields: ["id", "name"] },
+    },
+    {
+      id: "items.search",
+      label,
+      access: "read",
+      method: "GET",
+      path: "/search?q={q}&per_page=20&sort={sort}",
+      args: { q: { required: true, max_length: 300 }, sort: { enum: ["created", "updated"] } },
+    },
     {
       id: "issues.get",
       label,
@@ -47,7 +62,16 @@ export const exampleManifest = {
       confirm: "Create “{title}”?",
       pick: { fields: ["id"] },
     },
-    { id: "items.update", label, access: "write", method: "PATCH", path: "/items/{id}", args: { id: { required: true }, title: { required: true } }, body_json: { title: "{title}" }, confirm: "Rename {id} to {title}?" },
+    {
+      id: "items.update",
+      label,
+      access: "write",
+      method: "PATCH",
+      path: "/items/{id}",
+      args: { id: { required: true }, title: { required: true } },
+      body_json: { title: "{title}" },
+      confirm: "Rename {id} to {title}?",
+    },
     { id: "items.replace", label, access: "write", method: "PUT", path: "/items/{id}", args: { id: { required: true } }, confirm: "Replace {id}?" },
     { id: "items.delete", label, access: "write", method: "DELETE", path: "/items/{id}", args: { id: { required: true } }, confirm: "Delete {id}?" },
     { id: "graph.query", label, access: "read", method: "POST", path: "/graphql", body_json: { query: "{ viewer { id } }" }, pick: { root: "data" } },
@@ -77,7 +101,12 @@ export const bareManifest = {
     authorization: "none",
     pat_help: "https://bare.example.org/tokens",
     // Like Linear: a personal key is sent bare, a token from the OAuth flow as Bearer.
-    oauth: { authorize_url: "https://bare.example.org/oauth/authorize", token_url: "https://api.bare.example.org/oauth/token", scopes: ["read"], authorization: "Bearer" },
+    oauth: {
+      authorize_url: "https://bare.example.org/oauth/authorize",
+      token_url: "https://api.bare.example.org/oauth/token",
+      scopes: ["read"],
+      authorization: "Bearer",
+    },
   },
   ops: [{ id: "viewer.get", label, access: "read", method: "GET", path: "/viewer" }],
 };

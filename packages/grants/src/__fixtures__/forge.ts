@@ -17,12 +17,7 @@ export function payloadBytes(payload: string | object): Uint8Array {
 }
 
 /** Signs `payload` for `audience` with `signerSecretKey` and seals signature + payload to `sealTo`. */
-export function forgeGrant(options: {
-  payload: string | object;
-  signerSecretKey: string;
-  audience: string;
-  sealTo: string;
-}): string {
+export function forgeGrant(options: { payload: string | object; signerSecretKey: string; audience: string; sealTo: string }): string {
   const payload = payloadBytes(options.payload);
   const message = signedMessage([GRANT_CONTEXT, fromBase64Url(options.audience), payload]);
   const signature = sodium.crypto_sign_detached(message, fromBase64Url(options.signerSecretKey));

@@ -20,24 +20,72 @@ export const refusedCases: [string, (m: MutableManifest) => void, string, RegExp
   ["an empty name", (m) => void (m.name = " "), "name", /empty/],
   ["a missing category", (m) => void delete m.category, "category", /./],
   ["an unknown auth kind", (m) => void (m.auth.kind = "apikey"), "auth.kind", /./],
-  ["pat without pat_help", (m) => { m.auth.kind = "pat"; delete m.auth.oauth; delete m.auth.pat_help; }, "auth.pat_help", /required/],
-  ["oauth kind without an oauth block", (m) => { m.auth.kind = "oauth"; delete m.auth.oauth; }, "auth.oauth", /required/],
+  [
+    "pat without pat_help",
+    (m) => {
+      m.auth.kind = "pat";
+      delete m.auth.oauth;
+      delete m.auth.pat_help;
+    },
+    "auth.pat_help",
+    /required/,
+  ],
+  [
+    "oauth kind without an oauth block",
+    (m) => {
+      m.auth.kind = "oauth";
+      delete m.auth.oauth;
+    },
+    "auth.oauth",
+    /required/,
+  ],
   ["pat kind with an oauth block", (m) => void (m.auth.kind = "pat"), "auth.oauth", /absent/],
   ["an http token_url", (m) => void ((m.auth.oauth as Json).token_url = "http://example.com/token"), "auth.oauth.token_url", /https/],
   ["a missing token_url", (m) => void delete (m.auth.oauth as Json).token_url, "auth.oauth.token_url", /./],
   ["an unknown client_auth", (m) => void ((m.auth.oauth as Json).client_auth = "mtls"), "auth.oauth.client_auth", /./],
   ["an unknown token_encoding", (m) => void ((m.auth.oauth as Json).token_encoding = "xml"), "auth.oauth.token_encoding", /./],
-  ["an authorize param the broker sets", (m) => void ((m.auth.oauth as Json).authorize_params = { state: "fixed" }), "auth.oauth.authorize_params.state", /broker/],
-  ["scope fixed as an authorize param", (m) => void ((m.auth.oauth as Json).authorize_params = { scope: "repo" }), "auth.oauth.authorize_params.scope", /scopes/],
-  ["an authorize param also fixed in authorize_url", (m) => { (m.auth.oauth as Json).authorize_url = "https://example.com/authorize?owner=user"; (m.auth.oauth as Json).authorize_params = { owner: "team" }; }, "auth.oauth.authorize_params.owner", /already fixed/],
+  [
+    "an authorize param the broker sets",
+    (m) => void ((m.auth.oauth as Json).authorize_params = { state: "fixed" }),
+    "auth.oauth.authorize_params.state",
+    /broker/,
+  ],
+  [
+    "scope fixed as an authorize param",
+    (m) => void ((m.auth.oauth as Json).authorize_params = { scope: "repo" }),
+    "auth.oauth.authorize_params.scope",
+    /scopes/,
+  ],
+  [
+    "an authorize param also fixed in authorize_url",
+    (m) => {
+      (m.auth.oauth as Json).authorize_url = "https://example.com/authorize?owner=user";
+      (m.auth.oauth as Json).authorize_params = { owner: "team" };
+    },
+    "auth.oauth.authorize_params.owner",
+    /already fixed/,
+  ],
   ["an empty authorize param value", (m) => void ((m.auth.oauth as Json).authorize_params = { prompt: "" }), "auth.oauth.authorize_params.prompt", /empty/],
-  ["a scope holding the declared separator", (m) => { (m.auth.oauth as Json).scope_separator = ","; (m.auth.oauth as Json).scopes = ["read,write"]; }, "auth.oauth.scopes[0]", /scope_separator/],
+  [
+    "a scope holding the declared separator",
+    (m) => {
+      (m.auth.oauth as Json).scope_separator = ",";
+      (m.auth.oauth as Json).scopes = ["read,write"];
+    },
+    "auth.oauth.scopes[0]",
+    /scope_separator/,
+  ],
   ["an unknown scope separator", (m) => void ((m.auth.oauth as Json).scope_separator = ";"), "auth.oauth.scope_separator", /./],
   ["a token_path through __proto__", (m) => void ((m.auth.oauth as Json).token_path = "__proto__.x"), "auth.oauth.token_path", /not allowed/],
   ["a token_path naming a token member", (m) => void ((m.auth.oauth as Json).token_path = "access_token"), "auth.oauth.token_path", /object/],
   ["an unknown token_errors style", (m) => void ((m.auth.oauth as Json).token_errors = "sometimes"), "auth.oauth.token_errors", /./],
   ["an error code mapped outside RFC 6749", (m) => void ((m.auth.oauth as Json).error_codes = { bad_code: "nope" }), "auth.oauth.error_codes.bad_code", /./],
-  ["bearer listed as an extra token type", (m) => void ((m.auth.oauth as Json).bearer_token_types = ["bot", "Bearer"]), "auth.oauth.bearer_token_types[1]", /always/],
+  [
+    "bearer listed as an extra token type",
+    (m) => void ((m.auth.oauth as Json).bearer_token_types = ["bot", "Bearer"]),
+    "auth.oauth.bearer_token_types[1]",
+    /always/,
+  ],
   ["a bundle field that is a token member", (m) => void ((m.auth.oauth as Json).bundle_fields = ["refresh_token"]), "auth.oauth.bundle_fields[0]", /already/],
   ["an oauth authorization that is not a scheme", (m) => void ((m.auth.oauth as Json).authorization = "Bearer x"), "auth.oauth.authorization", /scheme/],
   ["an unknown oauth key", (m) => void ((m.auth.oauth as Json).pkce = false), "auth.oauth", /unknown key "pkce"/],
@@ -59,7 +107,7 @@ export const refusedCases: [string, (m: MutableManifest) => void, string, RegExp
   ["an .internal base", (m) => void (m.auth.base = "https://metadata.google.internal"), "auth.base", /public/],
   ["a base path with a dot segment", (m) => void (m.auth.base = "https://api.example.com/v2/.."), "auth.base", /./],
   ["an authorization with a space", (m) => void (m.auth.authorization = "Bearer x"), "auth.authorization", /scheme/],
-  ["an owned header", (m) => void (m.auth.headers = { Authorization: "x" }), 'auth.headers.Authorization', /executor/],
+  ["an owned header", (m) => void (m.auth.headers = { Authorization: "x" }), "auth.headers.Authorization", /executor/],
   ["a proxy header", (m) => void (m.auth.headers = { "Proxy-Authorization": "x" }), 'auth.headers["Proxy-Authorization"]', /executor/],
   ["a header value with CRLF", (m) => void (m.auth.headers = { Accept: "a\r\nX-Evil: 1" }), "auth.headers.Accept", /CR/],
   ["an invalid header name", (m) => void (m.auth.headers = { "Bad Name": "x" }), 'auth.headers["Bad Name"]', /header name/],
@@ -109,8 +157,20 @@ export const nearMisses: [string, (m: MutableManifest) => void][] = [
   ["the valid manifest itself", () => undefined],
   ["a base without a path prefix", (m) => void (m.auth.base = "https://api.example.com")],
   ["a punycode host", (m) => void (m.auth.base = "https://api.xn--bcher-kva.example")],
-  ["pat kind with pat_help only", (m) => { m.auth.kind = "pat"; delete m.auth.oauth; }],
-  ["oauth kind without pat_help", (m) => { m.auth.kind = "oauth"; delete m.auth.pat_help; }],
+  [
+    "pat kind with pat_help only",
+    (m) => {
+      m.auth.kind = "pat";
+      delete m.auth.oauth;
+    },
+  ],
+  [
+    "oauth kind without pat_help",
+    (m) => {
+      m.auth.kind = "oauth";
+      delete m.auth.pat_help;
+    },
+  ],
   ["authorization none", (m) => void (m.auth.authorization = "none")],
   ["a read over POST (GraphQL)", (m) => void Object.assign(op(m, 0), { method: "POST", body_json: { query: "{ viewer { id } }" } })],
   ["literal braces around anything but a name", (m) => void ((op(m, 2).body_json as Json).query = "query { viewer { id name } }")],
@@ -120,18 +180,22 @@ export const nearMisses: [string, (m: MutableManifest) => void][] = [
   ["a pick with a root only", (m) => void (op(m, 0).pick = { root: "data.items" })],
   ["dashes and digits in a pick path", (m) => void (op(m, 0).pick = { fields: ["x-rate.limit_2"] })],
   ["an empty scope list", (m) => void ((m.auth.oauth as Json).scopes = [])],
-  ["every oauth dialect field", (m) => void Object.assign(m.auth.oauth as Json, {
-    authorize_url: "https://example.com/authorize?owner=user",
-    client_auth: "body",
-    token_encoding: "json",
-    authorize_params: { access_type: "offline", prompt: "consent" },
-    scope_separator: ",",
-    token_path: "authed_user",
-    token_errors: "ok_false",
-    error_codes: { invalid_code: "invalid_grant", bad_client_secret: "invalid_client" },
-    bearer_token_types: ["bot", "user"],
-    bundle_fields: ["stripe_user_id", "team.id"],
-    authorization: "Bearer",
-  })],
+  [
+    "every oauth dialect field",
+    (m) =>
+      void Object.assign(m.auth.oauth as Json, {
+        authorize_url: "https://example.com/authorize?owner=user",
+        client_auth: "body",
+        token_encoding: "json",
+        authorize_params: { access_type: "offline", prompt: "consent" },
+        scope_separator: ",",
+        token_path: "authed_user",
+        token_errors: "ok_false",
+        error_codes: { invalid_code: "invalid_grant", bad_client_secret: "invalid_client" },
+        bearer_token_types: ["bot", "user"],
+        bundle_fields: ["stripe_user_id", "team.id"],
+        authorization: "Bearer",
+      }),
+  ],
   ["no $schema", (m) => void delete m.$schema],
 ];

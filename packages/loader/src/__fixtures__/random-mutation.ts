@@ -34,4 +34,3 @@ export const anyJson = fc.oneof(
   fc.array(fc.string(), { maxLength: 3 }),
   fc.dictionary(fc.string({ maxLength: 8 }), fc.string(), { maxKeys: 3 }),
 );
-
