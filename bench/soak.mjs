@@ -73,15 +73,13 @@ async function startProvider(tls) {
     counts.writes += 1;
     // A little provider time, so writes are in flight when a sidecar is stopped.
     await sleep(20);
-    return reply
-      .code(201)
-      .send({
-        id: counts.writes,
-        number: counts.writes,
-        title: request.body.title,
-        state: "open",
-        html_url: `https://github.com/octocat/hello-world/issues/${counts.writes}`,
-      });
+    return reply.code(201).send({
+      id: counts.writes,
+      number: counts.writes,
+      title: request.body.title,
+      state: "open",
+      html_url: `https://github.com/octocat/hello-world/issues/${counts.writes}`,
+    });
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
   return { app, counts, port: app.server.address().port };

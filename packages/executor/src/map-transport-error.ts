@@ -24,7 +24,7 @@ function beforeSending(error: unknown, code: string | undefined): boolean {
 
 /**
  * A write that failed without an answer: a failure to connect (refused, DNS, an
- * address the pin refuses, TLS) sent nothing and maps as any request's; anything
+ * address the pin refuses, TLS) sent nothing and maps like every request's; anything
  * later (a timeout, a reset or close once connected) may have left the request
  * with the provider, so it is `outcome_unknown` and never tried again.
  */
