@@ -16,6 +16,14 @@
 /** A value check compiled from one schema node. */
 export type Validator = (value: unknown) => boolean;
 
+export interface CompileValidatorOptions {
+  /**
+   * A plain predicate for a custom check (a `refine` or `superRefine`) with the same verdict
+   * as the check, run instead of zod's own check; undefined runs zod's.
+   */
+  readonly plainCheck?: (check: unknown) => Validator | undefined;
+}
+
 interface ZodCheckPayload {
   value: unknown;
   issues: unknown[];
@@ -75,26 +83,32 @@ const never: Validator = () => false;
 const payload: ZodCheckPayload = { value: undefined, issues: [] };
 
 /** Compiles `schema` (a zod 4 schema) into a {@link Validator}. */
-export function compileValidator(schema: unknown): Validator {
-  return compileNode(schema as ZodNodeLike, new Map());
+export function compileValidator(schema: unknown, options: CompileValidatorOptions = {}): Validator {
+  return compileNode(schema as ZodNodeLike, { seen: new Map(), plainCheck: options.plainCheck ?? (() => undefined) });
 }
 
-function compileNode(node: ZodNodeLike, seen: Map<ZodNodeLike, Validator>): Validator {
+interface Compilation {
+  readonly seen: Map<ZodNodeLike, Validator>;
+  readonly plainCheck: (check: unknown) => Validator | undefined;
+}
+
+function compileNode(node: ZodNodeLike, compilation: Compilation): Validator {
+  const { seen } = compilation;
   const known = seen.get(node);
   if (known !== undefined) return known;
   // A recursive schema (z.json()) refers to itself: hand out a forwarder until the node is compiled.
   let compiled: Validator = never;
   seen.set(node, (value) => compiled(value));
-  compiled = withChecks(node, typeCheck(node, seen));
+  compiled = withChecks(node, typeCheck(node, compilation), compilation);
   seen.set(node, compiled);
   return compiled;
 }
 
-function withChecks(node: ZodNodeLike, base: Validator): Validator {
+function withChecks(node: ZodNodeLike, base: Validator, compilation: Compilation): Validator {
   const checks = node._zod.def.checks ?? [];
   if (checks.length === 0) return base;
   if (!checks.every((check) => PURE_CHECKS.has(check._zod.def.check))) return never;
-  const tests = checks.map(compileCheck);
+  const tests = checks.map((check) => compileCheck(check, compilation));
   if (tests.length === 1) {
     const [only] = tests as [Validator];
     return (value) => base(value) && only(value);
@@ -108,12 +122,13 @@ function withChecks(node: ZodNodeLike, base: Validator): Validator {
 
 /**
  * One check: the common built-in ones as plain tests of the value they already
- * passed the type of (string length, pattern, safe integer), the others (every
- * refine and superRefine) by running zod's own check.
+ * passed the type of (string length, pattern, safe integer), a refinement by its
+ * plain predicate when it has one, the others by running zod's own check.
  */
-function compileCheck(check: ZodCheckLike): Validator {
+function compileCheck(check: ZodCheckLike, compilation: Compilation): Validator {
   const def = check._zod.def;
-  if (def.when === undefined || def.check === "custom") return runCheck(check);
+  if (def.check === "custom") return compilation.plainCheck(check) ?? runCheck(check);
+  if (def.when === undefined) return runCheck(check);
   const { maximum, minimum, pattern } = def;
   // zod counts a string's code points where UTF-16 units leave it in doubt: units within the bound settle it; else zod's check runs.
   if (def.check === "max_length" && typeof maximum === "number") {
@@ -149,7 +164,7 @@ function runCheck(check: ZodCheckLike): Validator {
   };
 }
 
-function typeCheck(node: ZodNodeLike, seen: Map<ZodNodeLike, Validator>): Validator {
+function typeCheck(node: ZodNodeLike, compilation: Compilation): Validator {
   const def = node._zod.def;
   switch (def.type) {
     case "string":
@@ -172,21 +187,21 @@ function typeCheck(node: ZodNodeLike, seen: Map<ZodNodeLike, Validator>): Valida
       return (value) => values.has(value);
     }
     case "optional": {
-      const inner = compileNode(def.innerType as ZodNodeLike, seen);
+      const inner = compileNode(def.innerType as ZodNodeLike, compilation);
       return (value) => value === undefined || inner(value);
     }
     case "nullable": {
-      const inner = compileNode(def.innerType as ZodNodeLike, seen);
+      const inner = compileNode(def.innerType as ZodNodeLike, compilation);
       return (value) => value === null || inner(value);
     }
     case "lazy":
-      return compileNode((def.getter as () => ZodNodeLike)(), seen);
+      return compileNode((def.getter as () => ZodNodeLike)(), compilation);
     case "union": {
-      const options = (def.options ?? []).map((option) => compileNode(option, seen));
+      const options = (def.options ?? []).map((option) => compileNode(option, compilation));
       return (value) => options.some((option) => option(value));
     }
     case "array": {
-      const element = compileNode(def.element as ZodNodeLike, seen);
+      const element = compileNode(def.element as ZodNodeLike, compilation);
       return (value) => {
         // An array with other own keys (`ops.extra`): zod's copy drops them.
         if (!Array.isArray(value) || Object.keys(value).length !== value.length) return false;
@@ -195,13 +210,13 @@ function typeCheck(node: ZodNodeLike, seen: Map<ZodNodeLike, Validator>): Valida
       };
     }
     case "record":
-      return recordCheck(compileNode(def.keyType as ZodNodeLike, seen), compileNode(def.valueType as ZodNodeLike, seen));
+      return recordCheck(compileNode(def.keyType as ZodNodeLike, compilation), compileNode(def.valueType as ZodNodeLike, compilation));
     case "object":
-      return objectCheck(node, seen);
+      return objectCheck(node, compilation);
     case "pipe": {
       // The output of `in` goes to `out`: the same value, as long as `in` only checks (a transform compiles to never).
-      const first = compileNode(def.in as ZodNodeLike, seen);
-      const then = compileNode(def.out as ZodNodeLike, seen);
+      const first = compileNode(def.in as ZodNodeLike, compilation);
+      const then = compileNode(def.out as ZodNodeLike, compilation);
       return (value) => first(value) && then(value);
     }
     default:
@@ -228,10 +243,10 @@ function recordCheck(key: Validator, item: Validator): Validator {
   };
 }
 
-function objectCheck(node: ZodNodeLike, seen: Map<ZodNodeLike, Validator>): Validator {
+function objectCheck(node: ZodNodeLike, compilation: Compilation): Validator {
   const shape = node._zod.def.shape ?? {};
   const names = Object.keys(shape);
-  const validators = names.map((name) => compileNode(shape[name] as ZodNodeLike, seen));
+  const validators = names.map((name) => compileNode(shape[name] as ZodNodeLike, compilation));
   // A name Object.prototype also has (`constructor`) is read only when the value holds it.
   const inherited = names.map((name) => name in Object.prototype);
   const count = names.length;

@@ -1,7 +1,8 @@
-import { manifestSchema, parseManifest, type Manifest, type ParseManifestResult } from "@eleven-integrations/schema";
+import { manifestSchema, parseManifest, rulePredicateOf, type Manifest, type ParseManifestResult } from "@eleven-integrations/schema";
 import { compileValidator } from "./compile-validator.js";
 
-const isValid = compileValidator(manifestSchema);
+// The schema's refinements run as its plain predicates (same verdicts, no issue objects); zod runs only for a refused manifest.
+const isValid = compileValidator(manifestSchema, { plainCheck: rulePredicateOf });
 
 /** The fast path alone: true when the schema accepts `json` exactly as it is (see compileValidator). */
 export function fastManifestCheck(json: unknown): boolean {

@@ -1,46 +1,47 @@
 import type { Auth, Operation } from "./manifest-schema.js";
 import { placeholderNames } from "./placeholders.js";
 import { splitLine } from "./preview-line.js";
-
-export interface ManifestProblem {
-  readonly path: readonly PropertyKey[];
-  readonly message: string;
-}
+import type { IssueSink } from "./rule-checks.js";
 
 /**
  * Rules that tie one op to another: the identity op, a write's preview read, a list's
  * continuation op, and which cursor args may be required. Each problem carries its path.
  */
-export function manifestProblems(manifest: { readonly auth: Auth; readonly ops: readonly Operation[] }): ManifestProblem[] {
-  const problems: ManifestProblem[] = [];
-  const issue = (path: PropertyKey[], message: string) => problems.push({ path, message });
-  const byId = new Map(manifest.ops.map((op) => [op.id, op]));
-  identityProblems(manifest.auth, byId, issue);
-  const continuations = new Set<string>();
-  manifest.ops.forEach((op, index) => {
-    if (op.preview !== undefined) previewProblems(op, index, byId, issue);
-    if (op.page !== undefined && op.page.from !== "next_path" && op.page.next_op !== undefined) {
-      continuations.add(op.page.next_op);
-      nextOpProblems(op, op.page.next_op, index, byId, issue);
-    }
+export function manifestRules(manifest: { readonly auth: Auth; readonly ops: readonly Operation[] }, issue: IssueSink): void {
+  const { ops } = manifest;
+  identityProblems(manifest.auth, ops, issue);
+  ops.forEach((op, index) => {
+    if (op.preview !== undefined) previewProblems(op, index, ops, issue);
+    const next = nextOpOf(op);
+    if (next !== undefined) nextOpProblems(op, next, index, ops, issue);
   });
-  manifest.ops.forEach((op, index) => {
+  ops.forEach((op, index) => {
     const cursor = op.page === undefined || op.page.from === "next_path" ? undefined : op.page.arg;
-    if (cursor !== undefined && op.args?.[cursor]?.required === true && !continuations.has(op.id)) {
+    if (cursor !== undefined && op.args?.[cursor]?.required === true && !ops.some((other) => nextOpOf(other) === op.id)) {
       issue(
         ["ops", index, "args", cursor, "required"],
         "carries the page cursor, so it must be optional (the first page has none), unless another op names this one as its page.next_op",
       );
     }
   });
-  return problems;
 }
 
-type Issue = (path: PropertyKey[], message: string) => void;
+type Issue = IssueSink;
 
-function identityProblems(auth: Auth, byId: ReadonlyMap<string, Operation>, issue: Issue): void {
+/** The op another op's page token continues to, if any. */
+function nextOpOf(op: Operation): string | undefined {
+  return op.page === undefined || op.page.from === "next_path" ? undefined : op.page.next_op;
+}
+
+/** The op a rule names (rarely asked): the last one of that id, as a map built from the list would hold. */
+function opById(ops: readonly Operation[], id: string): Operation | undefined {
+  for (let index = ops.length - 1; index >= 0; index -= 1) if ((ops[index] as Operation).id === id) return ops[index];
+  return undefined;
+}
+
+function identityProblems(auth: Auth, ops: readonly Operation[], issue: Issue): void {
   if (auth.identity === undefined) return;
-  const op = byId.get(auth.identity);
+  const op = opById(ops, auth.identity);
   if (op === undefined) return issue(["auth", "identity"], `names no op of this manifest ("${auth.identity}")`);
   if (op.access !== "read") return issue(["auth", "identity"], `must name a read op; ${op.id} is a ${op.access}`);
   const required = requiredArgs(op);
@@ -55,10 +56,10 @@ function identityProblems(auth: Auth, byId: ReadonlyMap<string, Operation>, issu
   }
 }
 
-function previewProblems(op: Operation, index: number, byId: ReadonlyMap<string, Operation>, issue: Issue): void {
+function previewProblems(op: Operation, index: number, ops: readonly Operation[], issue: Issue): void {
   const preview = op.preview as NonNullable<Operation["preview"]>;
   const at = (...path: PropertyKey[]) => ["ops", index, "preview", ...path];
-  const read = byId.get(preview.op);
+  const read = opById(ops, preview.op);
   if (read === undefined) return issue(at("op"), `names no op of this manifest ("${preview.op}")`);
   if (read.access !== "read") return issue(at("op"), `must name a read op; ${read.id} is a ${read.access}`);
   const writeArgs = op.args ?? {};
@@ -88,9 +89,9 @@ function previewProblems(op: Operation, index: number, byId: ReadonlyMap<string,
   }
 }
 
-function nextOpProblems(op: Operation, nextOp: string, index: number, byId: ReadonlyMap<string, Operation>, issue: Issue): void {
+function nextOpProblems(op: Operation, nextOp: string, index: number, ops: readonly Operation[], issue: Issue): void {
   const path = ["ops", index, "page", "next_op"];
-  const next = byId.get(nextOp);
+  const next = opById(ops, nextOp);
   if (next === undefined) return issue(path, `names no op of this manifest ("${nextOp}")`);
   if (next.id === op.id) return issue(path, 'names this op itself: an op that takes its own cursor declares "arg" instead');
   if (next.access !== "read") return issue(path, `must name a read op; ${next.id} is a ${next.access}`);

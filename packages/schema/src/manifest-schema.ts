@@ -2,17 +2,18 @@ import { z } from "zod";
 import { ARG_TYPES, argTypeProblem } from "./arg-type.js";
 import { baseUrlProblem } from "./base-url.js";
 import { forbiddenKeys } from "./forbidden-keys.js";
-import { manifestProblems } from "./manifest-rules.js";
+import { manifestRules } from "./manifest-rules.js";
 import { previewSchema } from "./preview.js";
 import { parseTenantTemplate } from "./tenant-url.js";
 import { dotPathProblem } from "./dot-path.js";
 import { OP_ID_PATTERN } from "./patterns.js";
 import { headerNameProblem, headerValueProblem } from "./headers.js";
-import { parsePathTemplate } from "./path-template.js";
+import { forEachPathPlaceholder, pathTemplateProblems } from "./path-template.js";
 import { pagingSchema, type Paging } from "./paging.js";
 import { oauthSchema } from "./oauth-schema.js";
 import { placeholderNames } from "./placeholders.js";
-import { plainTextProblem } from "./plain-text.js";
+import { notBlank, plainTextProblem } from "./plain-text.js";
+import { problemCheck, rulesCheck, testCheck, type IssueSink } from "./rule-checks.js";
 import { providerErrorsSchema } from "./provider-errors.js";
 
 const ID = /^[a-z][a-z0-9-]*$/;
@@ -22,26 +23,18 @@ const AUTH_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const DEFAULT_MAX_LENGTH = 256;
 export const MAX_MAX_LENGTH = 4096;
 
-/** A problem found by a check, reported at its own path. */
-function check<T>(problem: (value: T) => string | undefined) {
-  return (value: T, context: z.RefinementCtx) => {
-    const message = problem(value);
-    if (message !== undefined) context.addIssue({ code: "custom", message });
-  };
-}
-
 /** Text a person reads (names, labels, confirm lines, help): plain, see `plainTextProblem`. */
-const plainText = (max: number) => z.string().max(max).superRefine(check(plainTextProblem));
+const plainText = (max: number) => z.string().max(max).check(problemCheck(plainTextProblem));
 
-const text = (max: number) => plainText(max).refine((value) => value.trim().length > 0, "must not be empty");
+const text = (max: number) => plainText(max).check(testCheck(notBlank, "must not be empty"));
 
-const dotPath = z.string().superRefine(check(dotPathProblem));
+const dotPath = z.string().check(problemCheck(dotPathProblem));
 
 const regexPattern = z
   .string()
   .min(1)
-  .superRefine(
-    check((pattern: string) => {
+  .check(
+    problemCheck((pattern: string) => {
       try {
         new RegExp(pattern, "u");
         return undefined;
@@ -69,95 +62,111 @@ export const pickSchema = z
     root: dotPath.optional(),
     fields: z.array(dotPath).optional(),
   })
-  .superRefine(check((pick) => (pick.root === undefined && (pick.fields ?? []).length === 0 ? "needs a root or at least one field" : undefined)));
+  .check(
+    problemCheck((pick) =>
+      pick.root === undefined && (pick.fields === undefined || pick.fields.length === 0) ? "needs a root or at least one field" : undefined,
+    ),
+  );
 
 const jsonBody = z.union([z.record(z.string(), z.json()), z.array(z.json())]);
 
-export const operationSchema = z
-  .strictObject({
-    id: z.string().regex(OP_ID_PATTERN, "must be namespace.verb (lowercase letters, digits, _)"),
-    label: text(200),
-    access: z.enum(["read", "write"]),
-    method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
-    path: z
-      .string()
-      .max(2048)
-      .superRefine((path, context) => {
-        const result = parsePathTemplate(path);
-        if (!result.ok) for (const message of result.problems) context.addIssue({ code: "custom", message });
+const operationFields = z.strictObject({
+  id: z.string().regex(OP_ID_PATTERN, "must be namespace.verb (lowercase letters, digits, _)"),
+  label: text(200),
+  access: z.enum(["read", "write"]),
+  method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
+  path: z
+    .string()
+    .max(2048)
+    .check(
+      rulesCheck((path: string, issue) => {
+        for (const message of pathTemplateProblems(path)) issue([], message);
       }),
-    args: z.record(z.string().regex(ARG_NAME, "arg names are [a-z][a-z0-9_]*"), argSchema).optional(),
-    body_json: jsonBody.optional(),
-    encoding: z.enum(["json", "form"]).optional(),
-    confirm: text(500).optional(),
-    /**
-     * The op destroys, closes, cancels or commits to something that is hard to
-     * undo (a delete, a close, a registration that costs money). Agents are told
-     * so (MCP `destructiveHint`). Absent: not marked, as in the first release.
-     */
-    destructive: z.boolean().optional(),
-    pick: pickSchema.optional(),
-    page: pagingSchema.optional(),
-    /** On a write: a read of the same manifest whose answer shows the member what the write will touch. */
-    preview: previewSchema.optional(),
-  })
-  .superRefine((operation, context) => {
-    const args = operation.args ?? {};
-    const issue = (path: PropertyKey[], message: string) => context.addIssue({ code: "custom", path, message });
-    if (operation.access === "write" && operation.confirm === undefined) issue(["confirm"], "every write needs a confirm line");
-    if (operation.destructive === true && operation.access !== "write") issue(["destructive"], "only a write can be destructive");
-    if (operation.method === "GET" && operation.body_json !== undefined) issue(["body_json"], "a GET op carries no body");
-    if (operation.preview !== undefined && operation.access !== "write") issue(["preview"], "only a write has a preview (it shows what the write will touch)");
-    if (operation.encoding === "form" && operation.body_json !== undefined && Array.isArray(operation.body_json)) {
-      issue(["body_json"], "a form body must be an object");
-    }
-    const template = parsePathTemplate(operation.path);
-    if (template.ok) {
-      for (const segment of template.template.segments) {
-        if (segment.kind !== "arg") continue;
-        const arg = args[segment.name];
-        if (arg === undefined) issue(["path"], `placeholder {${segment.name}} names no declared arg`);
-        else if (arg.required !== true) issue(["args", segment.name, "required"], `{${segment.name}} fills a path segment, so it must be required`);
+    ),
+  args: z.record(z.string().regex(ARG_NAME, "arg names are [a-z][a-z0-9_]*"), argSchema).optional(),
+  body_json: jsonBody.optional(),
+  encoding: z.enum(["json", "form"]).optional(),
+  confirm: text(500).optional(),
+  /**
+   * The op destroys, closes, cancels or commits to something that is hard to
+   * undo (a delete, a close, a registration that costs money). Agents are told
+   * so (MCP `destructiveHint`). Absent: not marked, as in the first release.
+   */
+  destructive: z.boolean().optional(),
+  pick: pickSchema.optional(),
+  page: pagingSchema.optional(),
+  /** On a write: a read of the same manifest whose answer shows the member what the write will touch. */
+  preview: previewSchema.optional(),
+});
+
+export const operationSchema = operationFields.check(rulesCheck(operationRules));
+
+const NO_ARGS: Readonly<Record<string, Arg>> = Object.freeze({});
+
+/** The rules that tie an op's fields together: access, method and body, and where each placeholder names a declared arg. */
+function operationRules(operation: z.infer<typeof operationFields>, issue: IssueSink): void {
+  const args = operation.args ?? NO_ARGS;
+  if (operation.access === "write" && operation.confirm === undefined) issue(["confirm"], "every write needs a confirm line");
+  if (operation.destructive === true && operation.access !== "write") issue(["destructive"], "only a write can be destructive");
+  if (operation.method === "GET" && operation.body_json !== undefined) issue(["body_json"], "a GET op carries no body");
+  if (operation.preview !== undefined && operation.access !== "write") issue(["preview"], "only a write has a preview (it shows what the write will touch)");
+  if (operation.encoding === "form" && operation.body_json !== undefined && Array.isArray(operation.body_json)) {
+    issue(["body_json"], "a form body must be an object");
+  }
+  const pathHolds = pathTemplateProblems(operation.path).length === 0;
+  if (pathHolds) {
+    forEachPathPlaceholder(operation.path, (name, inQuery) => {
+      const arg = args[name];
+      if (arg === undefined) issue(["path"], `placeholder {${name}} names no declared arg`);
+      else if (!inQuery && arg.required !== true) issue(["args", name, "required"], `{${name}} fills a path segment, so it must be required`);
+    });
+  }
+  if (operation.confirm !== undefined) confirmRules(operation.confirm, operation.access, args, issue);
+  if (operation.body_json !== undefined) {
+    forEachStringLeaf(operation.body_json, (leaf, keys) => {
+      for (const name of placeholderNames(leaf)) {
+        if (args[name] === undefined) issue(["body_json", ...keys], `placeholder {${name}} names no declared arg`);
       }
-      for (const pair of template.template.query) {
-        if (pair.value.kind === "arg" && args[pair.value.name] === undefined) {
-          issue(["path"], `placeholder {${pair.value.name}} names no declared arg`);
-        }
-      }
-    }
-    if (operation.confirm !== undefined) {
-      const shown = new Set(placeholderNames(operation.confirm));
-      for (const name of shown) {
-        if (args[name] === undefined) issue(["confirm"], `placeholder {${name}} names no declared arg`);
-      }
-      if (operation.access === "write") {
-        for (const [name, arg] of Object.entries(args)) {
-          if (arg.required === true && !shown.has(name)) {
-            issue(
-              ["confirm"],
-              `leaves out the required arg {${name}}: a write's confirm line must show every required value it sends, so the member sees what they approve (add {${name}} to the line)`,
-            );
-          }
-        }
-      }
-    }
-    if (operation.body_json !== undefined) {
-      forEachStringLeaf(operation.body_json, ["body_json"], (leaf, path) => {
-        for (const name of placeholderNames(leaf)) {
-          if (args[name] === undefined) issue(path, `placeholder {${name}} names no declared arg`);
-        }
-      });
-    }
-    if (operation.page !== undefined) pagingProblems(operation, template.ok ? template.template.query : [], issue);
-    for (const [name, arg] of Object.entries(args)) {
-      const maxLength = arg.max_length ?? DEFAULT_MAX_LENGTH;
-      arg.enum?.forEach((value, index) => {
-        if ([...value].length > maxLength) issue(["args", name, "enum", index], `is longer than max_length ${maxLength}`);
-        const typeProblem = arg.type === undefined ? undefined : argTypeProblem(value, arg.type);
-        if (typeProblem !== undefined) issue(["args", name, "enum", index], `is not of the arg's type ${arg.type}: ${typeProblem}`);
-      });
-    }
+    });
+  }
+  if (operation.page !== undefined) pagingProblems(operation, pathHolds, issue);
+  for (const name of Object.keys(args)) {
+    const arg = args[name] as Arg;
+    if (arg.enum === undefined) continue;
+    const maxLength = arg.max_length ?? DEFAULT_MAX_LENGTH;
+    arg.enum.forEach((value, index) => {
+      if (codePointsOver(value, maxLength)) issue(["args", name, "enum", index], `is longer than max_length ${maxLength}`);
+      const typeProblem = arg.type === undefined ? undefined : argTypeProblem(value, arg.type);
+      if (typeProblem !== undefined) issue(["args", name, "enum", index], `is not of the arg's type ${arg.type}: ${typeProblem}`);
+    });
+  }
+}
+
+/** Every placeholder of the confirm line names a declared arg, and a write's line shows every required arg. */
+function confirmRules(confirm: string, access: Access, args: Readonly<Record<string, Arg>>, issue: IssueSink): void {
+  const shown = placeholderNames(confirm);
+  // Once per name, as often as the line repeats it.
+  shown.forEach((name, index) => {
+    if (args[name] === undefined && shown.indexOf(name) === index) issue(["confirm"], `placeholder {${name}} names no declared arg`);
   });
+  if (access !== "write") return;
+  for (const name of Object.keys(args)) {
+    if ((args[name] as Arg).required === true && !shown.includes(name)) {
+      issue(
+        ["confirm"],
+        `leaves out the required arg {${name}}: a write's confirm line must show every required value it sends, so the member sees what they approve (add {${name}} to the line)`,
+      );
+    }
+  }
+}
+
+/** More than `max` code points, counted only as far as needed. */
+function codePointsOver(value: string, max: number): boolean {
+  if (value.length <= max) return false;
+  let count = 0;
+  for (const _character of value) if (++count > max) return true;
+  return false;
+}
 
 /** One tenant setting: its values match `pattern` (and are always one DNS label, or one path segment). */
 export const tenantSchema = z.strictObject({
@@ -171,9 +180,9 @@ const authObjectFields = z.strictObject({
     .string()
     .max(512)
     .regex(/^https:\/\//, "must be an https URL")
-    .superRefine(check(baseUrlProblem)),
+    .check(problemCheck(baseUrlProblem)),
   authorization: z.string().regex(AUTH_SCHEME, 'must be an HTTP auth scheme token (such as "Bearer") or "none"'),
-  headers: z.record(z.string().superRefine(check(headerNameProblem)), z.string().max(1024).superRefine(check(headerValueProblem))).optional(),
+  headers: z.record(z.string().check(problemCheck(headerNameProblem)), z.string().max(1024).check(problemCheck(headerValueProblem))).optional(),
   pat_help: text(1000).optional(),
   oauth: oauthSchema.optional(),
   /**
@@ -187,8 +196,10 @@ const authObjectFields = z.strictObject({
   identity_fields: z.strictObject({ id: dotPath.optional(), name: dotPath.optional() }).optional(),
 });
 
-export const authSchema = authObjectFields.superRefine((auth, context) => {
-  const issue = (path: PropertyKey[], message: string) => context.addIssue({ code: "custom", path, message });
+export const authSchema = authObjectFields.check(rulesCheck(authRules));
+
+/** Which auth blocks the kind needs, the tenant placeholders, the identity op's fields, and header names unique regardless of case. */
+function authRules(auth: z.infer<typeof authObjectFields>, issue: IssueSink): void {
   const usesPat = auth.kind === "pat" || auth.kind === "both";
   const usesOauth = auth.kind === "oauth" || auth.kind === "both";
   if (usesPat && auth.pat_help === undefined) issue(["pat_help"], `is required when kind is "${auth.kind}"`);
@@ -197,14 +208,19 @@ export const authSchema = authObjectFields.superRefine((auth, context) => {
   tenantProblems(auth, issue);
   if (auth.identity_fields !== undefined && auth.identity === undefined)
     issue(["identity_fields"], 'names identity fields, so "identity" must name the op that answers them');
-  const seen = new Map<string, string>();
-  for (const name of Object.keys(auth.headers ?? {})) {
+  if (auth.headers !== undefined) headerRules(auth.headers, issue);
+}
+
+function headerRules(headers: Readonly<Record<string, string>>, issue: IssueSink): void {
+  const names = Object.keys(headers);
+  for (let index = 1; index < names.length; index += 1) {
+    const name = names[index] as string;
     const lower = name.toLowerCase();
-    const first = seen.get(lower);
+    // Names are few: the first earlier name equal but for case is the one reported.
+    const first = names.find((earlier, at) => at < index && earlier.toLowerCase() === lower);
     if (first !== undefined) issue(["headers", name], `duplicates header "${first}" (names are case-insensitive)`);
-    else seen.set(lower, name);
   }
-});
+}
 
 const manifestObjectSchema = z
   .strictObject({
@@ -217,16 +233,16 @@ const manifestObjectSchema = z
     errors: providerErrorsSchema.optional(),
     ops: z.array(operationSchema).min(1, "needs at least one op"),
   })
-  .superRefine((manifest, context) => {
-    const seen = new Set<string>();
-    manifest.ops.forEach((operation, index) => {
-      if (seen.has(operation.id)) {
-        context.addIssue({ code: "custom", path: ["ops", index, "id"], message: `duplicates op id "${operation.id}"` });
-      }
-      seen.add(operation.id);
-    });
-    for (const problem of manifestProblems(manifest)) context.addIssue({ code: "custom", path: [...problem.path], message: problem.message });
-  });
+  .check(
+    rulesCheck((manifest, issue) => {
+      const seen = new Set<string>();
+      manifest.ops.forEach((operation, index) => {
+        if (seen.has(operation.id)) issue(["ops", index, "id"], `duplicates op id "${operation.id}"`);
+        seen.add(operation.id);
+      });
+      manifestRules(manifest, issue);
+    }),
+  );
 
 /**
  * Manifest schema v1. The raw JSON is first searched for `__proto__`, `constructor` and
@@ -235,15 +251,16 @@ const manifestObjectSchema = z
  */
 export const manifestSchema = z
   .unknown()
-  .superRefine((json, context) => {
-    for (const found of forbiddenKeys(json)) {
-      context.addIssue({
-        code: "custom",
-        path: [...found.path],
-        message: `the key "${found.key}" is not allowed anywhere in a manifest: it names JavaScript's prototype machinery, and would be dropped or misread rather than kept as data`,
-      });
-    }
-  })
+  .check(
+    rulesCheck((json: unknown, issue) => {
+      for (const found of forbiddenKeys(json)) {
+        issue(
+          [...found.path],
+          `the key "${found.key}" is not allowed anywhere in a manifest: it names JavaScript's prototype machinery, and would be dropped or misread rather than kept as data`,
+        );
+      }
+    }),
+  )
   .pipe(manifestObjectSchema);
 
 export type Manifest = z.infer<typeof manifestObjectSchema>;
@@ -263,9 +280,9 @@ export type JsonValue = z.infer<typeof z.json>;
  * `next_op` it has no cursor arg of its own; a `next_path` op is a GET.
  */
 function pagingProblems(
-  operation: { access: string; method: string; args?: Record<string, unknown> | undefined; page?: Paging | undefined; body_json?: unknown },
-  query: readonly { value: { kind: string; name?: string } }[],
-  issue: (path: PropertyKey[], message: string) => void,
+  operation: { access: string; method: string; path: string; args?: Record<string, unknown> | undefined; page?: Paging | undefined; body_json?: unknown },
+  pathHolds: boolean,
+  issue: IssueSink,
 ): void {
   const page = operation.page as Paging;
   if (operation.access !== "read") issue(["page"], "only a read op pages");
@@ -286,17 +303,23 @@ function pagingProblems(
     issue(["page", "arg"], `names no declared arg ("${name}")`);
     return;
   }
-  let placed = query.some((pair) => pair.value.kind === "arg" && pair.value.name === name);
+  let placed = false;
+  if (pathHolds) {
+    forEachPathPlaceholder(operation.path, (placeholder, inQuery) => {
+      if (inQuery && placeholder === name) placed = true;
+    });
+  }
   if (!placed && operation.body_json !== undefined) {
-    forEachStringLeaf(operation.body_json, [], (leaf) => {
-      if (leaf === `{${name}}`) placed = true;
+    const whole = `{${name}}`;
+    forEachStringLeaf(operation.body_json, (leaf) => {
+      if (leaf === whole) placed = true;
     });
   }
   if (!placed) issue(["page", "arg"], `{${name}} must fill a query value or a whole body leaf, where the cursor is sent`);
 }
 
 /** `auth.tenant` declares exactly the placeholders of `base`; OAuth URLs name only declared ones, each in its place. */
-function tenantProblems(auth: z.infer<typeof authObjectFields>, issue: (path: PropertyKey[], message: string) => void): void {
+function tenantProblems(auth: z.infer<typeof authObjectFields>, issue: IssueSink): void {
   const declared = new Set(Object.keys(auth.tenant ?? {}));
   const base = parseTenantTemplate(auth.base, 1);
   const inBase = new Set(base.ok ? base.placeholders.map((placeholder) => placeholder.name) : []);
@@ -324,10 +347,23 @@ function tenantProblems(auth: z.infer<typeof authObjectFields>, issue: (path: Pr
   }
 }
 
-export function forEachStringLeaf(value: unknown, path: PropertyKey[], visit: (leaf: string, path: PropertyKey[]) => void): void {
-  if (typeof value === "string") visit(value, path);
-  else if (Array.isArray(value)) value.forEach((item, index) => forEachStringLeaf(item, [...path, index], visit));
-  else if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) forEachStringLeaf(item, [...path, key], visit);
+/**
+ * Visits each string leaf of a JSON value with the keys that lead to it from `value`:
+ * one stack shared by every call, so copy `keys` to keep them.
+ */
+export function forEachStringLeaf(value: unknown, visit: (leaf: string, keys: readonly PropertyKey[]) => void, keys: PropertyKey[] = []): void {
+  if (typeof value === "string") visit(value, keys);
+  else if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      keys.push(index);
+      forEachStringLeaf(value[index], visit, keys);
+      keys.pop();
+    }
+  } else if (value !== null && typeof value === "object") {
+    for (const key of Object.keys(value)) {
+      keys.push(key);
+      forEachStringLeaf((value as Record<string, unknown>)[key], visit, keys);
+      keys.pop();
+    }
   }
 }

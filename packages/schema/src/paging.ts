@@ -1,15 +1,13 @@
 import { z } from "zod";
 import { dotPathProblem } from "./dot-path.js";
 import { OP_ID_PATTERN } from "./patterns.js";
+import { problemCheck } from "./rule-checks.js";
 
 const ARG_NAME = /^[a-z][a-z0-9_]*$/;
 /** A query key as the provider writes it: URL-safe, brackets allowed (`page[after]`). */
 const QUERY_KEY = /^[A-Za-z0-9_.~[\]-]{1,64}$/;
 
-const dotPath = z.string().superRefine((value, context) => {
-  const problem = dotPathProblem(value);
-  if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
-});
+const dotPath = z.string().check(problemCheck(dotPathProblem));
 const arg = z.string().regex(ARG_NAME, "must name one of the op's args");
 /** Another read of the same manifest that takes the cursor in its own `page.arg` (Dropbox `files/list_folder/continue`). */
 const nextOp = z.string().regex(OP_ID_PATTERN, "must name a read op of this manifest (namespace.verb)");

@@ -22,6 +22,35 @@ const PERCENT = /%(?![0-9A-Fa-f]{2})/;
 /** A placeholder followed, in its segment, by a literal suffix that starts with `:` or `.`. */
 const SUFFIXED = /^\{([a-z][a-z0-9_]*)\}([:.][A-Za-z0-9._~!$&'()*+,;=:@-]+)$/;
 
+const LITERAL_SEGMENT = "(?!\\.\\.?(?:/|\\?|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+";
+const ARG_SEGMENT = "\\{[a-z][a-z0-9_]*\\}(?:[:.][A-Za-z0-9._~!$&'()*+,;=:@-]+)?";
+const QUERY_PAIR = "[A-Za-z0-9._~!$'()*+,;:@/?-]+=(?:\\{[a-z][a-z0-9_]*\\}|[A-Za-z0-9._~!$'()*+,;:@/?-]*)";
+/**
+ * Paths `parse` accepts, in the usual spellings (no `%`, no braces but whole placeholders):
+ * one test that settles most op paths without building a template.
+ */
+const PLAIN_PATH = new RegExp(`^(?=/)(?:/(?:${ARG_SEGMENT}|${LITERAL_SEGMENT}))*/?(?:\\?${QUERY_PAIR}(?:&${QUERY_PAIR})*)?$`);
+
+const NO_PROBLEMS: readonly string[] = Object.freeze([]);
+
+/** Every problem of an op path template, none when `parsePathTemplate` accepts it. */
+export function pathTemplateProblems(path: string): readonly string[] {
+  if (PLAIN_PATH.test(path)) return NO_PROBLEMS;
+  const result = parsePathTemplate(path);
+  return result.ok ? NO_PROBLEMS : result.problems;
+}
+
+/**
+ * Each placeholder of a path that `pathTemplateProblems` finds none in, in order, and whether
+ * it stands in the query: there, every `{` opens a whole placeholder (a segment's, or a query value's).
+ */
+export function forEachPathPlaceholder(path: string, visit: (name: string, inQuery: boolean) => void): void {
+  const queryStart = path.indexOf("?");
+  for (let open = path.indexOf("{"); open !== -1; open = path.indexOf("{", open + 1)) {
+    visit(path.slice(open + 1, path.indexOf("}", open)), queryStart !== -1 && open > queryStart);
+  }
+}
+
 // The schema parses each op's path twice in a row (the field, then the op's cross-field rules): the second is the first's answer.
 let lastPath: string | undefined;
 let lastResult: PathTemplateResult | undefined;

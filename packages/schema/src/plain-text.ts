@@ -41,3 +41,8 @@ export function plainTextProblem(value: string): string | undefined {
   const character = match[0];
   return `holds ${codePointName(character)} (${describe(character)}) at character ${Array.from(value.slice(0, match.index)).length + 1}: manifest text must be plain, with no control, bidi, zero-width or invisible characters`;
 }
+
+/** Holds a character `trim()` keeps (`\s` is exactly the white space and line terminators it removes), without making the trimmed copy. */
+export function notBlank(value: string): boolean {
+  return /\S/.test(value);
+}

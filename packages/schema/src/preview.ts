@@ -2,6 +2,7 @@ import { z } from "zod";
 import { plainTextProblem } from "./plain-text.js";
 import { splitLine } from "./preview-line.js";
 import { OP_ID_PATTERN } from "./patterns.js";
+import { rulesCheck } from "./rule-checks.js";
 
 const ARG_NAME = /^[a-z][a-z0-9_]*$/;
 
@@ -17,14 +18,16 @@ export const previewSchema = z.strictObject({
   line: z
     .string()
     .max(500)
-    .superRefine((line, context) => {
-      const problem = plainTextProblem(line);
-      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
-      if (line.trim().length === 0) context.addIssue({ code: "custom", message: "must not be empty" });
-      else if (splitLine(line).every((part) => part.kind === "literal")) {
-        context.addIssue({ code: "custom", message: "must show at least one picked field of the preview op ({title}); a line with none previews nothing" });
-      }
-    }),
+    .check(
+      rulesCheck((line: string, issue) => {
+        const problem = plainTextProblem(line);
+        if (problem !== undefined) issue([], problem);
+        if (line.trim().length === 0) issue([], "must not be empty");
+        else if (splitLine(line).every((part) => part.kind === "literal")) {
+          issue([], "must show at least one picked field of the preview op ({title}); a line with none previews nothing");
+        }
+      }),
+    ),
 });
 
 export type Preview = z.infer<typeof previewSchema>;

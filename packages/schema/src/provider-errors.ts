@@ -1,14 +1,12 @@
 import { z } from "zod";
 import { dotPathProblem } from "./dot-path.js";
+import { problemCheck, rulesCheck } from "./rule-checks.js";
 
 /** Our closed codes a provider's own error code may map to. */
 export const MAPPABLE_ERROR_CODES = ["unauthorized", "forbidden", "not_found", "rate_limited", "upstream_error"] as const;
 export type MappableErrorCode = (typeof MAPPABLE_ERROR_CODES)[number];
 
-const dotPath = z.string().superRefine((value, context) => {
-  const problem = dotPathProblem(value);
-  if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
-});
+const dotPath = z.string().check(problemCheck(dotPathProblem));
 
 /** One dot-path, or up to four tried in order (the first holding a string or number wins). */
 const pathList = z.union([dotPath, z.array(dotPath).min(1).max(4)]);
@@ -23,12 +21,12 @@ export const failedWhenSchema = z
     equals: z.union([z.boolean(), z.number(), z.string().max(200), z.null()]).optional(),
     present: z.literal(true).optional(),
   })
-  .superRefine((when, context) => {
-    const hasEquals = Object.hasOwn(when, "equals");
-    if (hasEquals === (when.present !== undefined)) {
-      context.addIssue({ code: "custom", message: 'needs exactly one of "equals" or "present"' });
-    }
-  });
+  .check(
+    rulesCheck((when, issue) => {
+      const hasEquals = Object.hasOwn(when, "equals");
+      if (hasEquals === (when.present !== undefined)) issue([], 'needs exactly one of "equals" or "present"');
+    }),
+  );
 
 /**
  * The integration's error dialect: how a 2xx answer says it failed, where the provider's
@@ -42,13 +40,14 @@ export const providerErrorsSchema = z
     message: pathList.optional(),
     codes: z.record(z.string().min(1).max(200), z.enum(MAPPABLE_ERROR_CODES)).optional(),
   })
-  .superRefine((errors, context) => {
-    const issue = (path: PropertyKey[], message: string) => context.addIssue({ code: "custom", path, message });
-    if (errors.failed_when === undefined && errors.code === undefined && errors.message === undefined) {
-      issue([], 'declares nothing: give "failed_when", "code" or "message"');
-    }
-    if (errors.codes !== undefined && errors.code === undefined) issue(["codes"], 'maps provider codes, so "code" must say where they sit');
-  });
+  .check(
+    rulesCheck((errors, issue) => {
+      if (errors.failed_when === undefined && errors.code === undefined && errors.message === undefined) {
+        issue([], 'declares nothing: give "failed_when", "code" or "message"');
+      }
+      if (errors.codes !== undefined && errors.code === undefined) issue(["codes"], 'maps provider codes, so "code" must say where they sit');
+    }),
+  );
 
 export type ProviderErrors = z.infer<typeof providerErrorsSchema>;
 export type FailedWhen = z.infer<typeof failedWhenSchema>;

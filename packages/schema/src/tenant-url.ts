@@ -14,6 +14,7 @@ export type TenantTemplateResult =
 
 /** A valid DNS label that stands in for a placeholder while the rest of the URL is checked. */
 export const TENANT_PROBE = "tenant";
+const NO_PLACEHOLDERS: readonly TenantPlaceholder[] = Object.freeze([]);
 /** Any brace-delimited run, to find braces that are not a placeholder. */
 const BRACED = /\{[^}]*\}?|\}/g;
 
@@ -25,6 +26,8 @@ const BRACED = /\{[^}]*\}?|\}/g;
  * placeholder replaced by a valid label, for the URL checks that follow.
  */
 export function parseTenantTemplate(url: string, maxPlaceholders: number): TenantTemplateResult {
+  // Without a brace there is no placeholder and nothing stray: most URLs.
+  if (!url.includes("{") && !url.includes("}")) return { ok: true, placeholders: NO_PLACEHOLDERS, probe: url };
   const names = [...url.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
   const stray = url.replace(PLACEHOLDER, "").match(BRACED);
   if (stray !== null) return { ok: false, problem: `holds "${stray[0]}": braces may only form a {tenant} placeholder` };

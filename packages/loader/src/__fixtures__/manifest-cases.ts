@@ -150,6 +150,43 @@ export const refusedCases: [string, (m: MutableManifest) => void, string, RegExp
   ["an unknown encoding", (m) => void (op(m, 3).encoding = "xml"), "ops[3].encoding", /./],
   ["a form body that is an array", (m) => void (op(m, 3).body_json = ["{email}"]), "ops[3].body_json", /object/],
   ["a non-string arg value type", (m) => void (op(m, 0).args = { sort: { required: "yes" } }), "ops[0].args.sort.required", /./],
+  ["a name of ideographic spaces", (m) => void (m.name = "\u3000\u3000"), "name", /empty/],
+  [
+    "a confirm naming an undeclared arg twice",
+    (m) => void (op(m, 2).confirm = "Open {title}: {nope}, {nope}"),
+    "ops[2].confirm",
+    /\{nope\} names no declared arg/,
+  ],
+  [
+    "an enum value over max_length in astral letters",
+    (m) => void (op(m, 0).args = { sort: { max_length: 2, enum: ["𝒜𝒜𝒜"] } }),
+    "ops[0].args.sort.enum[0]",
+    /longer than max_length 2/,
+  ],
+  [
+    "a suffixed path placeholder naming an optional arg",
+    (m) => {
+      op(m, 1).path = "/repos/{owner}/{repo}/issues/{number}.json";
+      ((op(m, 1).args as Json).number as Json).required = false;
+    },
+    "ops[1].args.number.required",
+    /must be required/,
+  ],
+  [
+    "an undeclared query placeholder after an encoded segment",
+    (m) => void (op(m, 0).path = "/user/my%20repos?sort={nope}"),
+    "ops[0].path",
+    /\{nope\} names no declared arg/,
+  ],
+  [
+    "an undeclared body placeholder inside an array",
+    (m) => void (op(m, 2).body_json = { title: "{title}", labels: ["bot", { name: "{nope}" }] }),
+    "ops[2].body_json.labels[1].name",
+    /\{nope\} names no declared arg/,
+  ],
+  ["a dot segment before the query", (m) => void (op(m, 0).path = "/user/..?per_page=20"), "ops[0].path", /dot segment/],
+  ["a dot segment at the end", (m) => void (op(m, 0).path = "/user/."), "ops[0].path", /dot segment/],
+  ["an empty query", (m) => void (op(m, 0).path = "/user/repos?"), "ops[0].path", /key=value/],
 ];
 
 /** Changes that look like mistakes but are valid. */
@@ -198,4 +235,9 @@ export const nearMisses: [string, (m: MutableManifest) => void][] = [
       }),
   ],
   ["no $schema", (m) => void delete m.$schema],
+  ["a segment of three dots", (m) => void (op(m, 0).path = "/user/.../repos")],
+  ["a suffixed path placeholder", (m) => void (op(m, 1).path = "/repos/{owner}/{repo}.git/issues/{number}")],
+  ["a query value holding / and ?", (m) => void (op(m, 0).path = "/user/repos?q=a/b?c&sort={sort}")],
+  ["an enum of astral values within max_length", (m) => void (op(m, 0).args = { sort: { max_length: 2, enum: ["𝒜𝒜"] } })],
+  ["a name after an ideographic space", (m) => void (m.name = "\u3000Example")],
 ];
