@@ -18,7 +18,7 @@ import { fmt } from "./measure.mjs";
 
 const HOST = "api.github.com";
 const CONNECTIONS = 10;
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_SIDECAR_ROUNDS ?? 3);
 const ROUND_SECONDS = 3;
 const WARMUP_SECONDS = 1;
 // The bench makes thousands of runs a second on one grant: limits far above that, still counted on every run.
@@ -143,6 +143,7 @@ export async function run() {
   let redis;
   try {
     try {
+      if (process.env.BENCH_SIDECAR_REDIS === "0") throw new Error("BENCH_SIDECAR_REDIS=0");
       redis = await startRedisServer();
     } catch (error) {
       console.log(`Redis store: not measured (${error.message})`);

@@ -61,6 +61,63 @@ describe("AuditLog durability", () => {
     expect(JSON.parse(written[3]!)).toMatchObject({ audit_id: "id-4" });
   });
 
+  it("writes the lines taken in one turn with one write(2), resolving each only once it is in the file", async () => {
+    const path = join(await temporaryDirectory(), "audit.log");
+    const writes: string[] = [];
+    let syncs = 0;
+    const log = new AuditLog(path, {
+      write: (fd, buffer, offset, length) => {
+        writes.push(buffer.subarray(offset, offset + length).toString("utf8"));
+        return writeSync(fd, buffer, offset, length);
+      },
+      sync: (fd) => {
+        syncs += 1;
+        fdatasyncSync(fd);
+      },
+    });
+    await log.open();
+    let settled = 0;
+    const reads = [1, 2, 3].map((index) => log.append(record(index)).then(() => (settled += 1)));
+    expect(writes).toHaveLength(0);
+    await Promise.resolve();
+    expect(settled).toBe(0);
+    await Promise.all(reads);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.split("\n").filter((line) => line !== "")).toHaveLength(3);
+    expect(syncs).toBe(0);
+    // A durable line goes out at once, with the lines still waiting before it, and is flushed.
+    const read = log.append(record(4));
+    const durable = log.append(record(5), { durable: true });
+    expect(writes).toHaveLength(2);
+    expect(syncs).toBe(1);
+    await Promise.all([read, durable]);
+    await log.close();
+    expect((await lines(path)).map((line) => (JSON.parse(line) as AuditRecord).audit_id)).toEqual(["id-1", "id-2", "id-3", "id-4", "id-5"]);
+  });
+
+  it("rejects every line of a turn whose write failed, and chains the next line from the last one in the file", async () => {
+    const path = join(await temporaryDirectory(), "audit.log");
+    let fail = false;
+    const log = new AuditLog(path, {
+      write: (fd, buffer, offset, length) => {
+        if (fail) throw Object.assign(new Error("ENOSPC"), { code: "ENOSPC" });
+        return writeSync(fd, buffer, offset, length);
+      },
+      sync: (fd) => fdatasyncSync(fd),
+    });
+    await log.append(record(1));
+    fail = true;
+    const refused = await Promise.allSettled([log.append(record(2)), log.append(record(3))]);
+    expect(refused.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+    fail = false;
+    await log.append(record(4));
+    await log.close();
+    const written = await lines(path);
+    expect(written.map((line) => (JSON.parse(line) as AuditRecord).audit_id)).toEqual(["id-1", "id-4"]);
+    expect(JSON.parse(written[1]!)).toMatchObject({ prev: lineHash(written[0]!) });
+    expect(log.head).toBe(lineHash(written[1]!));
+  });
+
   it("refuses an audit file that is a symbolic link", async () => {
     const dir = await temporaryDirectory();
     await writeFile(join(dir, "target"), "", { mode: 0o600 });

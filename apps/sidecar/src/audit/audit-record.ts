@@ -12,8 +12,8 @@ function upstreamStatus(answer: RunAnswer): number | null {
   return null;
 }
 
-/** The fields every line of one run shares: who, what, and the call's one `audit_id`. */
-function runHeader(auditId: string, facts: RunFacts) {
+/** A run's line: who, what, the call's one `audit_id`, and how it ended (built field by field, in the file's order). */
+function runLine(auditId: string, facts: RunFacts, status: string, code: string | null, httpStatus: number | null, durationMs: number): AuditRecord {
   return {
     time: new Date().toISOString(),
     audit_id: auditId,
@@ -24,19 +24,18 @@ function runHeader(auditId: string, facts: RunFacts) {
     access: facts.access,
     args_digest: facts.args_digest,
     account: facts.account,
+    status,
+    code,
+    http_status: httpStatus,
+    duration_ms: durationMs,
   };
 }
 
 /** The audit line of a run that produced an envelope; a write's outcome shares its `started` line's `auditId`. */
 export function runAuditRecord(auditId: string, facts: RunFacts, answer: RunAnswer, durationMs: number): AuditRecord {
-  return {
-    ...runHeader(auditId, facts),
-    status: answer.status,
-    code: answer.status === "error" ? answer.error.code : null,
-    http_status: upstreamStatus(answer),
-    duration_ms: durationMs,
-    ...((answer.status === "ok" || answer.status === "error") && answer.replayed === true ? { replayed: true as const } : {}),
-  };
+  const record = runLine(auditId, facts, answer.status, answer.status === "error" ? answer.error.code : null, upstreamStatus(answer), durationMs);
+  if ((answer.status === "ok" || answer.status === "error") && answer.replayed === true) record.replayed = true;
+  return record;
 }
 
 /**
@@ -64,13 +63,7 @@ export function failedCallAuditRecord(op: string | null, code: string, durationM
 
 /** The line a write gets once every check passed, flushed before it is sent: `status: "started"`. Its outcome follows in a second line. */
 export function startedAuditRecord(auditId: string, facts: RunFacts, durationMs: number): AuditRecord {
-  return {
-    ...runHeader(auditId, facts),
-    status: "started",
-    code: null,
-    http_status: null,
-    duration_ms: durationMs,
-  };
+  return runLine(auditId, facts, "started", null, null, durationMs);
 }
 
 /** The line of a revocation `POST /v1/revoke` recorded: `status: "revoked"`, the grant and its member, no op. */

@@ -92,15 +92,8 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
 
   const found = context.registry.operation(grant.integration, body.op);
   if (found !== undefined) facts.access = found.access;
-  // Every run, a read too, needs the shared answer on revocation: while the store is away
-  // this sidecar cannot know what another sidecar recorded, so it fails closed.
-  if (await context.state.isRevoked(grant.gid, grant.iss, "shared")) return refuse(grant.integration, REVOKED_REFUSAL);
   const access = checkAccess(grant, body.op, found);
-  if (!access.ok) return refuse(grant.integration, access.refusal);
-  const { operation } = access;
   const expired = expiredCredentialAnswer(grant, body.op);
-  if (expired !== null) return { answer: expired, facts };
-
   // `page` goes to the executor as it came: a page made for another op or args is its invalid_args, nothing sent.
   // `connection` (the grant's tenant settings, signed with it) places a tenant integration's host.
   const request = {
@@ -110,6 +103,19 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
     ...(body.page === undefined ? {} : { page: body.page }),
     ...(grant.connection === undefined ? {} : { connection: grant.connection }),
   };
+  // Every run, a read too, needs the shared answer on revocation: while the store is away
+  // this sidecar cannot know what another sidecar recorded, so it fails closed. A read that
+  // passed every local check asks it together with its rate limits, in one trip to the store.
+  if (access.ok && access.operation.access === "read" && expired === null) {
+    const admitted = await context.state.admitRead(grant.gid, grant.iss, grant.integration);
+    if (!admitted.ok) return refuse(grant.integration, admitted.scope === "revoked" ? REVOKED_REFUSAL : rateLimitedRefusal(admitted));
+    return { answer: await context.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } }), facts };
+  }
+  if (await context.state.isRevoked(grant.gid, grant.iss, "shared")) return refuse(grant.integration, REVOKED_REFUSAL);
+  if (!access.ok) return refuse(grant.integration, access.refusal);
+  const { operation } = access;
+  if (expired !== null) return { answer: expired, facts };
+
   // A read goes straight to run, which refuses invalid args the same way before sending;
   // a write must have valid args before it asks for a confirmation.
   if (operation.access === "write") {
@@ -180,12 +186,9 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
     await beforeWrite?.(facts);
     const answer = await context.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } });
     return { answer, facts, consumed };
-  } else {
-    const limited = await context.state.takeRun(grant.iss, grant.gid, grant.integration, "local-ok");
-    if (!limited.ok) return refuse(grant.integration, rateLimitedRefusal(limited));
   }
-
-  return { answer: await context.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } }), facts };
+  // Not reached: a read that passed every check was admitted and run above.
+  throw new Error(`the op ${body.op} is neither a read nor a write`);
 }
 
 function noteGrant(facts: RunFacts, grant: Grant): void {

@@ -5,7 +5,16 @@ import { OutcomeJournal } from "./outcome-journal.js";
 import { ReplayJournal } from "./replay-journal.js";
 import { RevocationJournal } from "./revocation-journal.js";
 import { CLOCK_SKEW_SECONDS } from "@eleven-integrations/grants";
-import { OUTCOME_EXTRA_SECONDS, outcomeId, StateUnavailableError, type RateDecision, type RateLimits, type SharedState } from "./shared-state.js";
+import {
+  OUTCOME_EXTRA_SECONDS,
+  outcomeId,
+  REVOKED_ADMISSION,
+  StateUnavailableError,
+  type RateDecision,
+  type RateLimits,
+  type ReadAdmission,
+  type SharedState,
+} from "./shared-state.js";
 
 export interface LocalStateOptions {
   /** Consumed confirmations are journaled here (0600); without it, memory only. */
@@ -97,5 +106,10 @@ export class LocalState implements SharedState {
 
   async isRevoked(gid: string, member: string): Promise<boolean> {
     return this.revocations.isRevoked(gid, member);
+  }
+
+  admitRead(gid: string, member: string, integration: string): Promise<ReadAdmission> {
+    if (this.revocations.isRevoked(gid, member)) return Promise.resolve(REVOKED_ADMISSION);
+    return consumeBoth(this.limiters, member, gid, integration);
   }
 }

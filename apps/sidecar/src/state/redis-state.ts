@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import { RateLimiterRedis } from "rate-limiter-flexible";
+import { admitReadCommand, admitReadReply } from "./admit-read-script.js";
 import { closeRedis, connectRedis, waitUntilReady } from "./redis-connection.js";
 import { consumeBoth, limiterOptions, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
 import type { RedisTarget } from "./redis-target.js";
@@ -9,8 +10,11 @@ import {
   keepMarginMs,
   OUTCOME_EXTRA_SECONDS,
   outcomeId,
+  REVOKED_ADMISSION,
+  retryAfterSeconds,
   StateUnavailableError,
   type RateDecision,
+  type ReadAdmission,
   type RateLimits,
   type SharedState,
   type Strictness,
@@ -78,6 +82,8 @@ export class RedisState implements SharedState {
   readonly prefix: string;
   private readonly shared: LimiterPair;
   private readonly local: LimiterPair;
+  private readonly limits: Required<RateLimits>;
+  private readonly admitReadScript: ReturnType<typeof admitReadCommand>;
   /** Revocations this sidecar recorded or read: what reads rely on while Redis is down. */
   private readonly known: RevocationJournal;
   private readonly epoch: StoreEpoch;
@@ -100,6 +106,8 @@ export class RedisState implements SharedState {
     this.known = new RevocationJournal(options.revocationFile);
     this.epoch = new StoreEpoch(this.client, this.prefix, this.now);
     const limits = resolveRateLimits(options.rateLimits);
+    this.limits = limits;
+    this.admitReadScript = admitReadCommand(this.client);
     this.shared = {
       grant: new RateLimiterRedis({
         storeClient: this.client,
@@ -232,6 +240,38 @@ export class RedisState implements SharedState {
     } catch (error) {
       if (strictness === "shared") throw unavailable(error);
       return false;
+    }
+  }
+
+  async admitRead(gid: string, member: string, integration: string): Promise<ReadAdmission> {
+    if (this.known.isRevoked(gid, member)) return REVOKED_ADMISSION;
+    this.requireReady();
+    try {
+      const { perGrant, perIntegration } = this.limits;
+      const [epoch, revokedTtl, grantCount, grantTtl, integrationCount, integrationTtl] = admitReadReply(
+        await this.admitReadScript(
+          this.epoch.key,
+          `${this.prefix}revoked:${gid}:${member}`,
+          `${this.prefix}rl:grant:${member}:${gid}`,
+          `${this.prefix}rl:integration:${integration}`,
+          perGrant.durationSeconds,
+          perGrant.points,
+          perIntegration.durationSeconds,
+          perIntegration.points,
+        ),
+      );
+      await this.noteEpoch(epoch);
+      if (revokedTtl !== -2) {
+        this.known.revoke(gid, member, Math.floor(this.now() / 1000) + (revokedTtl < 0 ? 3660 : Math.ceil(revokedTtl / 1000)));
+        return REVOKED_ADMISSION;
+      }
+      if (grantCount !== undefined && grantCount > perGrant.points) return { ok: false, scope: "grant", retryAfterSeconds: retryAfterSeconds(grantTtl ?? 0) };
+      if (integrationCount !== undefined && integrationCount > perIntegration.points) {
+        return { ok: false, scope: "integration", retryAfterSeconds: retryAfterSeconds(integrationTtl ?? 0) };
+      }
+      return { ok: true };
+    } catch (error) {
+      throw unavailable(error);
     }
   }
 

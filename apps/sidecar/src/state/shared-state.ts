@@ -24,6 +24,12 @@ export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
 /** The result of counting one run against the limits. */
 export type RateDecision = { ok: true } | { ok: false; scope: "grant" | "integration"; retryAfterSeconds: number };
 
+/** What admitting a read found: it runs, its grant is revoked, or it is over a limit. */
+export type ReadAdmission = RateDecision | { ok: false; scope: "revoked" };
+
+/** The admission of a read whose grant is revoked. */
+export const REVOKED_ADMISSION: ReadAdmission = Object.freeze({ ok: false, scope: "revoked" });
+
 /** How sure an answer must be: a write needs the shared store, a read goes on with what this sidecar knows. */
 export type Strictness = "shared" | "local-ok";
 
@@ -59,6 +65,12 @@ export interface SharedState {
   revoke(gid: string, member: string, until: number): Promise<void>;
   /** Whether `member` revoked its grant `gid`; throws `StateUnavailableError` only when `shared` is demanded. */
   isRevoked(gid: string, member: string, strictness: Strictness): Promise<boolean>;
+  /**
+   * A read that passed every check made in this process: `isRevoked(…, "shared")`, then, for a
+   * grant not revoked, `takeRun(…, "local-ok")`, with the same answers and the same errors. Redis
+   * answers both in one round trip (one script), so a read costs one trip to the store.
+   */
+  admitRead(gid: string, member: string, integration: string): Promise<ReadAdmission>;
 }
 
 /** How long past its confirmation's last accepted second (and the skew) a write's outcome is kept: ten minutes. */

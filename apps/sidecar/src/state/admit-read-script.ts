@@ -1,0 +1,59 @@
+import type { Redis } from "ioredis";
+
+/**
+ * One read's trip to Redis, atomically: the store's epoch, the grant's revocation
+ * (`PTTL`: -2 when not revoked) and, only when it is not revoked, one run counted
+ * against the grant's limit and then, unless that refused it, the integration's.
+ * Each count is `rate-limiter-flexible`'s own script on the same keys
+ * (`<prefix>rl:grant:<member>:<gid>`, `<prefix>rl:integration:<id>`), so reads
+ * counted here and writes counted by its limiters share one counter.
+ *
+ * KEYS: epoch, revoked, grant counter, integration counter.
+ * ARGV: grant window (s), grant points, integration window (s), integration points.
+ * Reply: `[epoch, revokedTtl, grantCount?, grantTtl?, integrationCount?, integrationTtl?]`.
+ */
+const ADMIT_READ_LUA = `
+local epoch = redis.call('get', KEYS[1])
+local revoked = redis.call('pttl', KEYS[2])
+if revoked ~= -2 then return {epoch, revoked} end
+local function count(key, window)
+  redis.call('set', key, 0, 'EX', window, 'NX')
+  local consumed = redis.call('incrby', key, 1)
+  local ttl = redis.call('pttl', key)
+  if ttl == -1 then
+    redis.call('expire', key, window)
+    ttl = 1000 * window
+  end
+  return consumed, ttl
+end
+local grant, grantTtl = count(KEYS[3], ARGV[1])
+if grant > tonumber(ARGV[2]) then return {epoch, revoked, grant, grantTtl} end
+local integration, integrationTtl = count(KEYS[4], ARGV[3])
+return {epoch, revoked, grant, grantTtl, integration, integrationTtl}
+`;
+
+const COMMAND = "elevenAdmitRead";
+
+/** The script's reply: `[epoch, revokedTtl, grantCount?, grantTtl?, integrationCount?, integrationTtl?]`. */
+export type AdmitReadReply = [string | null, number, number?, number?, number?, number?];
+
+type AdmitReadCommand = (epochKey: string, revokedKey: string, grantKey: string, integrationKey: string, ...windowsAndPoints: number[]) => Promise<unknown>;
+
+/** Registers the script on `client` (ioredis sends it by its SHA, and the text once when Redis does not have it) and returns its caller. */
+export function admitReadCommand(client: Redis): AdmitReadCommand {
+  client.defineCommand(COMMAND, { numberOfKeys: 4, lua: ADMIT_READ_LUA });
+  const command = (client as unknown as Record<string, AdmitReadCommand>)[COMMAND];
+  if (command === undefined) throw new Error("the admit-read script could not be registered");
+  return command.bind(client);
+}
+
+/** Checks the reply's shape: a store that answers anything else is not trusted with the decision. */
+export function admitReadReply(reply: unknown): AdmitReadReply {
+  const ok =
+    Array.isArray(reply) &&
+    (reply.length === 2 || reply.length === 4 || reply.length === 6) &&
+    (reply[0] === null || typeof reply[0] === "string") &&
+    reply.slice(1).every((value) => typeof value === "number");
+  if (!ok) throw new Error("Redis answered the admit-read script with an unexpected reply");
+  return reply as AdmitReadReply;
+}
