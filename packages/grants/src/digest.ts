@@ -39,8 +39,18 @@ export function resultDigest(data: unknown): string {
  * Throws `GrantError` `malformed` for a bad key.
  */
 export function keyedArgsDigest(args: Record<string, string>, key: string): string {
-  const keyBytes = decodeKey(key, 32, "audit digest key");
+  const keyBytes = auditDigestKey(key);
   return toBase64Url(lib().crypto_generichash(32, utf8(flatArgsJson(args) ?? canonicalJson(args)), keyBytes));
+}
+
+// The sidecar digests every run's args under its one audit key: decoded once, not per line.
+let lastAuditKey: { text: string; bytes: Uint8Array } | undefined;
+
+function auditDigestKey(key: string): Uint8Array {
+  if (lastAuditKey?.text === key) return lastAuditKey.bytes;
+  const bytes = decodeKey(key, 32, "audit digest key");
+  lastAuditKey = { text: key, bytes };
+  return bytes;
 }
 
 /** `argsDigest` as raw bytes. */

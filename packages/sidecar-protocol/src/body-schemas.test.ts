@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runBodySchema, searchBodySchema, wellFormedOp } from "./body-schemas.js";
 import { parseBody } from "./parse-body.js";
+import { isWellFormedRunBody, parseRunBody } from "./run-body-check.js";
 
 describe("parseBody", () => {
   it("takes a run body as sent", () => {
@@ -42,6 +43,66 @@ describe("parseBody", () => {
         expect(result.issues).toHaveLength(1);
         expect(result.issues[0]?.path).toBe(`args.${name}`);
       }),
+    );
+  });
+});
+
+describe("the run body's hand-written check", () => {
+  const bodies: unknown[] = [
+    { grant: "eg1.x", op: "repos.list" },
+    { grant: "eg1.x", op: "repos.list", args: {}, confirmation: "ec1.y", page: "p1" },
+    { grant: "eg1.x", op: "repos.list", args: { a: "1", "with space": "", "\u00e9": "\u{1F600}" } },
+    Object.assign(Object.create(null), { grant: "eg1.x", op: "repos.list" }),
+    { grant: "eg1.x", op: "repos.list", args: Object.assign(Object.create(null), { a: "1" }) },
+    { grant: "", op: "repos.list" },
+    { grant: 1, op: "repos.list" },
+    { op: "repos.list" },
+    { grant: "eg1.x" },
+    { grant: "eg1.x", op: "Repos.list" },
+    { grant: "eg1.x", op: `a.${"b".repeat(98)}` },
+    { grant: "eg1.x", op: `a.${"b".repeat(99)}` },
+    { grant: "eg1.x", op: "repos.list\n" },
+    { grant: "eg1.x", op: "repos.list", args: [] },
+    { grant: "eg1.x", op: "repos.list", args: null },
+    { grant: "eg1.x", op: "repos.list", args: "a=1" },
+    { grant: "eg1.x", op: "repos.list", args: { a: 1 } },
+    { grant: "eg1.x", op: "repos.list", args: { a: null } },
+    { grant: "eg1.x", op: "repos.list", args: { a: ["1"] } },
+    { grant: "eg1.x", op: "repos.list", confirmation: "" },
+    { grant: "eg1.x", op: "repos.list", confirmation: 5 },
+    { grant: "eg1.x", op: "repos.list", page: "" },
+    { grant: "eg1.x", op: "repos.list", page: null },
+    { grant: "eg1.x", op: "repos.list", extra: 1 },
+    { grant: "eg1.x", op: "repos.list", args: undefined },
+    new Date(0),
+    [],
+    null,
+    "a string",
+    42,
+  ];
+
+  it("gives every body the verdict zod gives it, and takes a well-formed one as sent", () => {
+    for (const body of bodies) {
+      const fast = isWellFormedRunBody(body);
+      expect(fast, JSON.stringify(body)).toBe(runBodySchema.safeParse(body).success);
+      const parsed = parseRunBody(body);
+      expect(parsed).toEqual(parseBody(runBodySchema, body));
+      if (fast && parsed.ok) expect(parsed.value).toBe(body);
+    }
+  });
+
+  it("agrees with zod on generated JSON bodies", () => {
+    const text = fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom("repos.list", "a.b", "eg1.x"));
+    const value = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 2 }), fc.dictionary(text, text, { maxKeys: 2 }));
+    const body = fc.record(
+      { grant: value, op: value, args: fc.oneof(value, fc.dictionary(text, value, { maxKeys: 3 })), confirmation: value, page: value, extra: value },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(body, (candidate) => {
+        expect(isWellFormedRunBody(candidate)).toBe(runBodySchema.safeParse(candidate).success);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -16,6 +16,7 @@ export {
   type WhoamiBody,
 } from "./body-schemas.js";
 export { parseBody, type BodyResult } from "./parse-body.js";
+export { isWellFormedRunBody, parseRunBody } from "./run-body-check.js";
 export {
   httpErrorBodySchema,
   httpErrorCodeSchema,

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { sha256Text } from "./sha256.js";
 
 /** `prev` of the very first line of a journal: nothing came before it. */
 export const GENESIS_PREV = "0".repeat(64);
@@ -10,7 +10,7 @@ const TAIL_BYTES = 64 * 1024;
 
 /** The chain link of one line: hex SHA-256 of its UTF-8 bytes, without the line feed. */
 export function lineHash(line: string | Buffer): string {
-  return createHash("sha256").update(line).digest("hex");
+  return sha256Text(line, "hex");
 }
 
 /**

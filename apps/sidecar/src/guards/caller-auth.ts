@@ -1,9 +1,10 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import { sha256Bytes } from "../audit/sha256.js";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
 function digest(text: string): Buffer {
-  return createHash("sha256").update(text, "utf8").digest();
+  return sha256Bytes(text);
 }
 
 /**

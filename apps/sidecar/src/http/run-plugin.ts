@@ -4,7 +4,7 @@ import { serializeEnvelope } from "@eleven-integrations/executor";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import { failedCallAuditRecord, runAuditRecord, startedAuditRecord } from "../audit/audit-record.js";
-import { parseBody, runBodySchema, wellFormedOp, type RunBody } from "@eleven-integrations/sidecar-protocol";
+import { parseRunBody, wellFormedOp, type RunBody } from "@eleven-integrations/sidecar-protocol";
 import { initialFacts, runFlow, type RunFacts } from "../run/run-flow.js";
 import type { RunAnswer } from "../run/answers.js";
 import { withReceipt } from "../run/write-receipt.js";
@@ -33,7 +33,7 @@ export const runPlugin = fastifyPlugin(runRoutes, { name: "run", dependencies: [
 /** Runs one call and writes its audit line before answering; an unwritable audit log answers 500. */
 async function handleRun(body: unknown, reply: FastifyReply, context: SidecarContext): Promise<FastifyReply> {
   const started = performance.now();
-  const parsed = parseBody(runBodySchema, body);
+  const parsed = parseRunBody(body);
   if (!parsed.ok) {
     const record = failedCallAuditRecord(wellFormedOp(body), "invalid_body", elapsedMs(started));
     return auditedAnswer(reply, context.audit, record, 400, httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Text } from "../audit/sha256.js";
 import { CLOCK_SKEW_SECONDS, expiredGrantSummary, GrantError, openGrant, type Grant, type KeyPair } from "@eleven-integrations/grants";
 
 /** Opens a grant as `openGrant` does, throwing `GrantError`. */
@@ -29,7 +29,7 @@ export function createGrantOpener(options: GrantOpenerOptions): GrantOpener {
   const opened = new Map<string, Grant>();
 
   return (sealed) => {
-    const key = createHash("sha256").update(sealed).digest("base64");
+    const key = sha256Text(sealed, "base64");
     const time = now();
     const known = opened.get(key);
     if (known !== undefined) {
