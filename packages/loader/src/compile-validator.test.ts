@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compileValidator } from "./compile-validator.js";
+import { compileValidator, type CompileValidatorOptions } from "./compile-validator.js";
 
 /** zod's verdict and the compiled one, side by side. */
-function verdicts(schema: z.ZodType, value: unknown): [boolean, boolean] {
-  return [schema.safeParse(value).success, compileValidator(schema)(value)];
+function verdicts(schema: z.ZodType, value: unknown, options?: CompileValidatorOptions): [boolean, boolean] {
+  return [schema.safeParse(value).success, compileValidator(schema, options)(value)];
 }
 
 describe("compileValidator follows any schema built from zod's usual parts", () => {
@@ -106,5 +106,60 @@ describe("compileValidator follows any schema built from zod's usual parts", () 
     // A non-strict object strips unknown keys: not the value as it is.
     expect(compileValidator(z.object({ a: z.string() }))({ a: "y", b: 1 })).toBe(false);
     expect(compileValidator(z.object({ a: z.string() }))({ a: "y" })).toBe(true);
+  });
+});
+
+describe("compileValidator folds a raw value's search for keys into the walk of its shape", () => {
+  const refused = new Set(["secret", "hidden"]);
+  /** The check at any depth, on own keys, as a schema's pre-check on raw JSON does it. */
+  const holds = (value: unknown): boolean =>
+    typeof value !== "object" || value === null || Object.keys(value).every((key) => !refused.has(key) && holds((value as Record<string, unknown>)[key]));
+  let searches = 0;
+  const keysCheck = z.superRefine<unknown>((value, context) => {
+    searches += 1;
+    if (!holds(value)) context.addIssue({ code: "custom", message: "a refused key" });
+  });
+  const options: CompileValidatorOptions = { refusedKeys: (check) => (check === keysCheck ? refused : undefined) };
+  const schema = z
+    .unknown()
+    .check(keysCheck)
+    .pipe(
+      z.strictObject({
+        map: z.record(z.string(), z.string()).optional(),
+        body: z.json().optional(),
+        free: z.unknown().optional(),
+        hidden: z.string().optional(),
+        list: z.array(z.strictObject({ a: z.string() })).optional(),
+      }),
+    );
+
+  it.each<[string, unknown]>([
+    ["nothing refused", { map: { a: "b" }, body: { x: [{ y: 1 }] }, free: { z: { w: 1 } }, list: [{ a: "x" }] }],
+    ["refused words as values", { map: { a: "secret" }, body: ["hidden"] }],
+  ])("accepts %s, as zod does", (_name, value) => {
+    expect(verdicts(schema, value, options)).toEqual([true, true]);
+  });
+
+  it.each<[string, unknown]>([
+    ["a refused record key", { map: { secret: "x" } }],
+    ["a refused key deep in JSON", { body: { x: [{ y: { hidden: 1 } }] } }],
+    ["a refused key under an unknown field", { free: { z: [{ secret: 1 }] } }],
+    ["a refused key the shape declares", { hidden: "x" }],
+    ["a refused key the shape does not declare", { secret: "x" }],
+    ["a refused key in an array item", { list: [{ a: "x", secret: "y" }] }],
+  ])("refuses %s, as zod does", (_name, value) => {
+    expect(verdicts(schema, value, options)).toEqual([false, false]);
+  });
+
+  it("with the option, never runs the search itself", () => {
+    const validate = compileValidator(schema, options);
+    searches = 0;
+    expect([validate({ body: { x: [1] } }), validate({ body: { secret: 1 } })]).toEqual([true, false]);
+    expect(searches).toBe(0);
+  });
+
+  it("without the option, runs the check itself, with the same verdicts", () => {
+    expect(verdicts(schema, { map: { a: "b" } })).toEqual([true, true]);
+    expect(verdicts(schema, { body: { x: [{ hidden: 1 }] } })).toEqual([false, false]);
   });
 });

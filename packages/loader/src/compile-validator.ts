@@ -22,6 +22,12 @@ export interface CompileValidatorOptions {
    * as the check, run instead of zod's own check; undefined runs zod's.
    */
   readonly plainCheck?: (check: unknown) => Validator | undefined;
+  /**
+   * For a check that fails only when some object of the value, at any depth, holds one of
+   * these keys as its own: the keys. On the raw value of a pipe (`z.unknown().check(...).pipe(shape)`)
+   * such a check is not run; the walk of `shape` refuses the keys in every object it visits instead.
+   */
+  readonly refusedKeys?: (check: unknown) => ReadonlySet<string> | undefined;
 }
 
 interface ZodCheckPayload {
@@ -84,12 +90,20 @@ const payload: ZodCheckPayload = { value: undefined, issues: [] };
 
 /** Compiles `schema` (a zod 4 schema) into a {@link Validator}. */
 export function compileValidator(schema: unknown, options: CompileValidatorOptions = {}): Validator {
-  return compileNode(schema as ZodNodeLike, { seen: new Map(), plainCheck: options.plainCheck ?? (() => undefined) });
+  return compileNode(schema as ZodNodeLike, {
+    seen: new Map(),
+    plainCheck: options.plainCheck ?? (() => undefined),
+    refusedKeysOf: options.refusedKeys ?? (() => undefined),
+    refused: undefined,
+  });
 }
 
 interface Compilation {
   readonly seen: Map<ZodNodeLike, Validator>;
   readonly plainCheck: (check: unknown) => Validator | undefined;
+  readonly refusedKeysOf: (check: unknown) => ReadonlySet<string> | undefined;
+  /** Keys every object walked here must not hold as its own (see `refusedKeys`). */
+  readonly refused: ReadonlySet<string> | undefined;
 }
 
 function compileNode(node: ZodNodeLike, compilation: Compilation): Validator {
@@ -104,8 +118,8 @@ function compileNode(node: ZodNodeLike, compilation: Compilation): Validator {
   return compiled;
 }
 
-function withChecks(node: ZodNodeLike, base: Validator, compilation: Compilation): Validator {
-  const checks = node._zod.def.checks ?? [];
+function withChecks(node: ZodNodeLike, base: Validator, compilation: Compilation, skipped: readonly unknown[] = []): Validator {
+  const checks = (node._zod.def.checks ?? []).filter((check) => !skipped.includes(check));
   if (checks.length === 0) return base;
   if (!checks.every((check) => PURE_CHECKS.has(check._zod.def.check))) return never;
   const tests = checks.map((check) => compileCheck(check, compilation));
@@ -128,7 +142,7 @@ function withChecks(node: ZodNodeLike, base: Validator, compilation: Compilation
 function compileCheck(check: ZodCheckLike, compilation: Compilation): Validator {
   const def = check._zod.def;
   if (def.check === "custom") return compilation.plainCheck(check) ?? runCheck(check);
-  if (def.when === undefined) return runCheck(check);
+  // Each test below is zod's own on a value of the node's type, which is all a check here ever sees (its `when`, if any, only skips other values).
   const { maximum, minimum, pattern } = def;
   // zod counts a string's code points where UTF-16 units leave it in doubt: units within the bound settle it; else zod's check runs.
   if (def.check === "max_length" && typeof maximum === "number") {
@@ -176,8 +190,11 @@ function typeCheck(node: ZodNodeLike, compilation: Compilation): Validator {
     case "null":
       return (value) => value === null;
     case "unknown":
-    case "any":
-      return (value) => value !== undefined;
+    case "any": {
+      const { refused } = compilation;
+      if (refused === undefined) return (value) => value !== undefined;
+      return (value) => value !== undefined && !holdsKey(value, refused);
+    }
     case "never":
       return never;
     case "literal":
@@ -198,31 +215,61 @@ function typeCheck(node: ZodNodeLike, compilation: Compilation): Validator {
       return compileNode((def.getter as () => ZodNodeLike)(), compilation);
     case "union": {
       const options = (def.options ?? []).map((option) => compileNode(option, compilation));
-      return (value) => options.some((option) => option(value));
+      return (value) => {
+        for (let index = 0; index < options.length; index += 1) if ((options[index] as Validator)(value)) return true;
+        return false;
+      };
     }
     case "array": {
       const element = compileNode(def.element as ZodNodeLike, compilation);
       return (value) => {
         // An array with other own keys (`ops.extra`): zod's copy drops them.
         if (!Array.isArray(value) || Object.keys(value).length !== value.length) return false;
-        for (const item of value) if (!element(item)) return false;
+        for (let index = 0; index < value.length; index += 1) if (!element(value[index])) return false;
         return true;
       };
     }
     case "record":
-      return recordCheck(compileNode(def.keyType as ZodNodeLike, compilation), compileNode(def.valueType as ZodNodeLike, compilation));
+      return recordCheck(compileNode(def.keyType as ZodNodeLike, compilation), compileNode(def.valueType as ZodNodeLike, compilation), compilation.refused);
     case "object":
       return objectCheck(node, compilation);
-    case "pipe": {
-      // The output of `in` goes to `out`: the same value, as long as `in` only checks (a transform compiles to never).
-      const first = compileNode(def.in as ZodNodeLike, compilation);
-      const then = compileNode(def.out as ZodNodeLike, compilation);
-      return (value) => first(value) && then(value);
-    }
+    case "pipe":
+      return pipeCheck(def.in as ZodNodeLike, def.out as ZodNodeLike, compilation);
     default:
       // A transform, pipe, default, intersection...: zod decides.
       return never;
   }
+}
+
+/**
+ * The output of `in` goes to `out`: the same value, as long as `in` only checks (a transform
+ * compiles to never). A raw value's checks for keys at any depth become part of `out`'s walk.
+ */
+function pipeCheck(input: ZodNodeLike, output: ZodNodeLike, compilation: Compilation): Validator {
+  const type = input._zod.def.type;
+  const keyChecks = (input._zod.def.checks ?? []).filter((check) => compilation.refusedKeysOf(check) !== undefined);
+  if (keyChecks.length === 0 || (type !== "unknown" && type !== "any")) {
+    const first = compileNode(input, compilation);
+    const then = compileNode(output, compilation);
+    return (value) => first(value) && then(value);
+  }
+  const refused = new Set(compilation.refused);
+  for (const check of keyChecks) for (const key of compilation.refusedKeysOf(check) ?? []) refused.add(key);
+  // Compiled apart: the same node validates differently when it also refuses keys.
+  const then = compileNode(output, { ...compilation, seen: new Map(), refused });
+  const first = withChecks(input, (value) => value !== undefined, compilation, keyChecks);
+  return (value) => first(value) && then(value);
+}
+
+/** Whether any object in `value`, at any depth, holds one of `keys` as its own key; too deep to tell (or a cycle) counts as yes. */
+function holdsKey(value: unknown, keys: ReadonlySet<string>, depth = 0): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (depth > 64) return true;
+  for (const key of Reflect.ownKeys(value)) {
+    if (typeof key === "string" && keys.has(key)) return true;
+    if (holdsKey((value as Record<PropertyKey, unknown>)[key], keys, depth + 1)) return true;
+  }
+  return false;
 }
 
 /** A plain object as JSON.parse makes it: zod accepts more, and then it decides. */
@@ -232,12 +279,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-function recordCheck(key: Validator, item: Validator): Validator {
+function recordCheck(key: Validator, item: Validator, refused: ReadonlySet<string> | undefined): Validator {
   return (value) => {
     if (!isPlainObject(value)) return false;
     for (const name of Reflect.ownKeys(value)) {
       // zod drops a `__proto__` key from its output (the value as it is would differ) and refuses symbol keys.
-      if (typeof name !== "string" || name === "__proto__" || !key(name) || !item(value[name])) return false;
+      if (typeof name !== "string" || name === "__proto__" || refused?.has(name) === true || !key(name) || !item(value[name])) return false;
     }
     return true;
   };
@@ -250,8 +297,11 @@ function objectCheck(node: ZodNodeLike, compilation: Compilation): Validator {
   // A name Object.prototype also has (`constructor`) is read only when the value holds it.
   const inherited = names.map((name) => name in Object.prototype);
   const count = names.length;
+  // A shape that declares a refused key: an object holding it is refused all the same (undeclared ones fail the count below).
+  const refusedNames = names.filter((name) => compilation.refused?.has(name) === true);
   return (value) => {
     if (!isPlainObject(value)) return false;
+    for (let index = 0; index < refusedNames.length; index += 1) if (Object.hasOwn(value, refusedNames[index] as string)) return false;
     let keys = 0;
     for (const _name in value) keys += 1;
     let present = 0;

@@ -1,8 +1,9 @@
-import { manifestSchema, parseManifest, rulePredicateOf, type Manifest, type ParseManifestResult } from "@eleven-integrations/schema";
+import { manifestSchema, parseManifest, refusedKeysOf, rulePredicateOf, type Manifest, type ParseManifestResult } from "@eleven-integrations/schema";
 import { compileValidator } from "./compile-validator.js";
 
-// The schema's refinements run as its plain predicates (same verdicts, no issue objects); zod runs only for a refused manifest.
-const isValid = compileValidator(manifestSchema, { plainCheck: rulePredicateOf });
+// The schema's refinements run as its plain predicates (same verdicts, no issue objects), and its search of the raw
+// JSON for prototype keys as part of the one walk; zod runs only for a manifest this refuses.
+const isValid = compileValidator(manifestSchema, { plainCheck: rulePredicateOf, refusedKeys: refusedKeysOf });
 
 /** The fast path alone: true when the schema accepts `json` exactly as it is (see compileValidator). */
 export function fastManifestCheck(json: unknown): boolean {

@@ -40,13 +40,17 @@ export function forbiddenKeys(value: unknown): ForbiddenKey[] {
 function holdsForbiddenKey(node: unknown, depth: number): boolean {
   if (node === null || typeof node !== "object" || depth > MAX_DEPTH) return false;
   if (Array.isArray(node)) {
-    for (const item of node) if (holdsForbiddenKey(item, depth + 1)) return true;
+    for (let index = 0; index < node.length; index += 1) {
+      const item: unknown = node[index];
+      if (typeof item === "object" && item !== null && holdsForbiddenKey(item, depth + 1)) return true;
+    }
     return false;
   }
   // for-in sees every own key Object.keys does (and inherited ones, which only send a rare object down the exact walk above).
   for (const key in node) {
-    if (((key.length === 9 || key.length === 11) && FORBIDDEN_KEYS.has(key)) || holdsForbiddenKey((node as Record<string, unknown>)[key], depth + 1))
-      return true;
+    if ((key.length === 9 || key.length === 11) && FORBIDDEN_KEYS.has(key)) return true;
+    const child = (node as Record<string, unknown>)[key];
+    if (typeof child === "object" && child !== null && holdsForbiddenKey(child, depth + 1)) return true;
   }
   return false;
 }

@@ -48,7 +48,7 @@ export { canonicalJson } from "./canonical-json.js";
 export { EXECUTOR_OWNED_HEADERS } from "./headers.js";
 export { manifestJsonSchema, MANIFEST_SCHEMA_ID } from "./json-schema.js";
 export { plainTextProblem } from "./plain-text.js";
-export { rulePredicateOf, type RulePredicate, type IssueSink } from "./rule-checks.js";
+export { rulePredicateOf, refusedKeysOf, type RulePredicate, type IssueSink } from "./rule-checks.js";
 export {
   neutraliseText,
   HIDDEN_CHARACTER,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ARG_TYPES, argTypeProblem } from "./arg-type.js";
 import { baseUrlProblem } from "./base-url.js";
-import { forbiddenKeys } from "./forbidden-keys.js";
+import { FORBIDDEN_KEYS, forbiddenKeys } from "./forbidden-keys.js";
 import { manifestRules } from "./manifest-rules.js";
 import { previewSchema } from "./preview.js";
 import { parseTenantTemplate } from "./tenant-url.js";
@@ -13,7 +13,7 @@ import { pagingSchema, type Paging } from "./paging.js";
 import { oauthSchema } from "./oauth-schema.js";
 import { placeholderNames } from "./placeholders.js";
 import { notBlank, plainTextProblem } from "./plain-text.js";
-import { problemCheck, rulesCheck, testCheck, type IssueSink } from "./rule-checks.js";
+import { keysCheck, problemCheck, rulesCheck, testCheck, type IssueSink } from "./rule-checks.js";
 import { providerErrorsSchema } from "./provider-errors.js";
 
 const ID = /^[a-z][a-z0-9-]*$/;
@@ -124,6 +124,7 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
   if (operation.confirm !== undefined) confirmRules(operation.confirm, operation.access, args, issue);
   if (operation.body_json !== undefined) {
     forEachStringLeaf(operation.body_json, (leaf, keys) => {
+      if (!leaf.includes("{")) return;
       for (const name of placeholderNames(leaf)) {
         if (args[name] === undefined) issue(["body_json", ...keys], `placeholder {${name}} names no declared arg`);
       }
@@ -252,7 +253,7 @@ const manifestObjectSchema = z
 export const manifestSchema = z
   .unknown()
   .check(
-    rulesCheck((json: unknown, issue) => {
+    keysCheck(FORBIDDEN_KEYS, (json: unknown, issue) => {
       for (const found of forbiddenKeys(json)) {
         issue(
           [...found.path],

@@ -3,12 +3,15 @@ export const PLACEHOLDER = /\{([a-z][a-z0-9_]*)\}/g;
 
 export type TemplatePart = { kind: "literal"; text: string } | { kind: "arg"; name: string };
 
+// This module's own copy: PLACEHOLDER is exported, and its lastIndex is anyone's.
+const FIND = new RegExp(PLACEHOLDER.source, "g");
+
 /** Names of every placeholder in a template, in order of appearance. */
 export function placeholderNames(template: string): string[] {
   if (!template.includes("{")) return [];
   const names: string[] = [];
-  const find = new RegExp(PLACEHOLDER.source, "g");
-  for (let match = find.exec(template); match !== null; match = find.exec(template)) names.push(match[1] as string);
+  FIND.lastIndex = 0;
+  for (let match = FIND.exec(template); match !== null; match = FIND.exec(template)) names.push(match[1] as string);
   return names;
 }
 

@@ -44,5 +44,7 @@ export function plainTextProblem(value: string): string | undefined {
 
 /** Holds a character `trim()` keeps (`\s` is exactly the white space and line terminators it removes), without making the trimmed copy. */
 export function notBlank(value: string): boolean {
-  return /\S/.test(value);
+  return NOT_SPACE.test(value);
 }
+
+const NOT_SPACE = /\S/;

@@ -48,6 +48,24 @@ export function rulesCheck<T>(rules: (value: T, issue: IssueSink) => void): z.co
   return check;
 }
 
+const refusedKeys = new WeakMap<object, ReadonlySet<string>>();
+
+/** The keys a check built by {@link keysCheck} is about, or undefined for any other check. */
+export function refusedKeysOf(check: unknown): ReadonlySet<string> | undefined {
+  return typeof check === "object" && check !== null ? refusedKeys.get(check) : undefined;
+}
+
+/**
+ * A rules check that fails only when some object in the value, at any depth, holds one of
+ * `keys` as its own key. A validator that visits every object of the value can refuse
+ * those keys where it meets them instead of running the check.
+ */
+export function keysCheck<T>(keys: ReadonlySet<string>, rules: (value: T, issue: IssueSink) => void): z.core.$ZodCheck<T> {
+  const check = rulesCheck(rules);
+  refusedKeys.set(check, keys);
+  return check;
+}
+
 /** A refinement with a yes/no test of its own, reporting `message` at the value's path when it fails. */
 export function testCheck<T>(test: (value: T) => boolean, message: string): z.core.$ZodCheck<T> {
   const check = z.superRefine<T>((value, context) => {
