@@ -201,7 +201,7 @@ export async function run() {
     for (const target of targets) {
       const check = await fetch(target.request.url, target.request).then((response) => response.json());
       if (check.status !== "ok" || check.data.length !== REPOSITORIES.length) throw new Error(`${target.name} answered ${JSON.stringify(check)}`);
-      await cannon(target.request, WARMUP_SECONDS);
+      target.total = 1 + (await cannon(target.request, WARMUP_SECONDS)).requests.total;
       target.best = undefined;
     }
 
@@ -212,6 +212,7 @@ export async function run() {
         const after = await ask(target.child, "stats");
         if (result.errors > 0 || result.non2xx > 0)
           throw new Error(`${target.name}: autocannon saw ${result.errors} errors and ${result.non2xx} non-2xx answers`);
+        target.total += result.requests.total;
         const measured = {
           rps: result.requests.average,
           p50: result.latency.p50,
@@ -233,6 +234,7 @@ export async function run() {
         `${target.name.padEnd(42)} ${fmt(best.rps, 0).padStart(6)} req/s, p50 ${best.p50} ms, p99 ${best.p99} ms, server CPU ${fmt(best.cpuUs, 0)} µs/req, peak RSS ${fmt(best.rssMiB, 1)} MiB`,
       );
     }
+    if (process.env.BENCH_CPU_PROF !== undefined) for (const target of targets) console.log(`${target.name} served ${target.total}`);
     console.log(`ratio, in-process store: ${fmt(local.best.rps / floor.best.rps)}x (goal >= 0.8x)`);
     if (shared !== undefined) console.log(`ratio, Redis store:      ${fmt(shared.best.rps / floor.best.rps)}x`);
   } finally {

@@ -12,18 +12,23 @@ import { checkLoopback } from "../guards/loopback-guard.js";
  */
 function registerRequestGuards(app: FastifyInstance, callerToken: string): void {
   const authorized = createCallerAuth(callerToken);
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, and needs no promise.
+  app.addHook("onRequest", (request, reply, done) => {
     const verdict = checkLoopback(request.headers.host, request.headers.origin, request.socket.localPort);
-    if (!verdict.ok) return reply.code(403).header("connection", "close").send(httpErrorBody(verdict.code, verdict.message));
+    if (!verdict.ok) {
+      reply.code(403).header("connection", "close").send(httpErrorBody(verdict.code, verdict.message));
+      return;
+    }
     if (!authorized(request.headers.authorization)) {
-      return reply
+      reply
         .code(401)
         .header("connection", "close")
         .header("www-authenticate", 'Bearer realm="eleven-sidecar"')
         .send(httpErrorBody("unauthorized", "send Authorization: Bearer <caller token>, the token in the sidecar's caller-token file"));
+      return;
     }
     reply.header("cache-control", "no-store");
-    return undefined;
+    done();
   });
 }
 
