@@ -99,6 +99,20 @@ describe("compileValidator follows any schema built from zod's usual parts", () 
     ).toBe(false);
   });
 
+  it("reads shape keys of any spelling, and a key Object.prototype also has as zod does", () => {
+    const odd = z.strictObject({ 'a"b\\c': z.string(), "x\u2028y": z.number().optional(), "": z.boolean().optional() });
+    expect(verdicts(odd, { 'a"b\\c': "v" })).toEqual([true, true]);
+    expect(verdicts(odd, { 'a"b\\c': "v", "x\u2028y": 1, "": true })).toEqual([true, true]);
+    expect(verdicts(odd, { 'a"b\\c': 1 })).toEqual([false, false]);
+    expect(verdicts(odd, { "x\u2028y": 1 })).toEqual([false, false]);
+    // zod reads the inherited `constructor` of an object that has none of its own (and refuses it as a string).
+    const named = z.strictObject({ a: z.string(), constructor: z.string().optional() });
+    for (const value of [{ a: "v" }, { a: "v", constructor: "c" }, { a: "v", constructor: 1 }, Object.assign(Object.create(null), { a: "v" })]) {
+      const [zod, fast] = verdicts(named, value);
+      expect(fast).toBe(zod);
+    }
+  });
+
   it("leaves a schema that rewrites its value to zod (never says yes)", () => {
     expect(compileValidator(z.string().transform((value) => value.length))("abc")).toBe(false);
     expect(compileValidator(z.string().trim())("abc")).toBe(false);

@@ -11,6 +11,12 @@
  *
  * It reads zod's definitions (`schema._zod.def`, the interface zod documents for
  * library authors), so it is pinned to zod 4 like the schema itself.
+ *
+ * The walk is generated as JavaScript source, one function per schema node, so the
+ * engine sees plain field reads, inline type tests and direct calls it can inline,
+ * rather than a closure per node called through one polymorphic site. The source
+ * holds no text from the schema or the value: property names are JSON string
+ * literals, and everything else (checks, patterns, value sets) is passed in.
  */
 
 /** A value check compiled from one schema node. */
@@ -83,84 +89,191 @@ const PURE_CHECKS = new Set([
   "multiple_of",
 ]);
 
-const never: Validator = () => false;
-
 // zod's checks only read the value and push issues: one payload serves every call (checks never nest).
 const payload: ZodCheckPayload = { value: undefined, issues: [] };
 
 /** Compiles `schema` (a zod 4 schema) into a {@link Validator}. */
 export function compileValidator(schema: unknown, options: CompileValidatorOptions = {}): Validator {
-  return compileNode(schema as ZodNodeLike, {
-    seen: new Map(),
-    plainCheck: options.plainCheck ?? (() => undefined),
-    refusedKeysOf: options.refusedKeys ?? (() => undefined),
-    refused: undefined,
-  });
+  const generator = new Generator(options);
+  const root = generator.node(schema as ZodNodeLike, generator.plain);
+  return generator.link(root);
 }
 
-interface Compilation {
-  readonly seen: Map<ZodNodeLike, Validator>;
-  readonly plainCheck: (check: unknown) => Validator | undefined;
-  readonly refusedKeysOf: (check: unknown) => ReadonlySet<string> | undefined;
+/** Where a node is compiled: the same node validates differently when it also refuses keys, so each scope names its own functions. */
+interface Scope {
+  readonly names: Map<ZodNodeLike, string>;
   /** Keys every object walked here must not hold as its own (see `refusedKeys`). */
   readonly refused: ReadonlySet<string> | undefined;
 }
 
-function compileNode(node: ZodNodeLike, compilation: Compilation): Validator {
-  const { seen } = compilation;
-  const known = seen.get(node);
-  if (known !== undefined) return known;
-  // A recursive schema (z.json()) refers to itself: hand out a forwarder until the node is compiled.
-  let compiled: Validator = never;
-  seen.set(node, (value) => compiled(value));
-  compiled = withChecks(node, typeCheck(node, compilation), compilation);
-  seen.set(node, compiled);
-  return compiled;
-}
+class Generator {
+  readonly plain: Scope = { names: new Map(), refused: undefined };
+  readonly #functions: string[] = [];
+  /** What the generated source reads by index: checks, patterns, value sets, helpers. */
+  readonly #externals: unknown[] = [];
+  readonly #plainCheck: (check: unknown) => Validator | undefined;
+  readonly #refusedKeysOf: (check: unknown) => ReadonlySet<string> | undefined;
 
-function withChecks(node: ZodNodeLike, base: Validator, compilation: Compilation, skipped: readonly unknown[] = []): Validator {
-  const checks = (node._zod.def.checks ?? []).filter((check) => !skipped.includes(check));
-  if (checks.length === 0) return base;
-  if (!checks.every((check) => PURE_CHECKS.has(check._zod.def.check))) return never;
-  const tests = checks.map((check) => compileCheck(check, compilation));
-  if (tests.length === 1) {
-    const [only] = tests as [Validator];
-    return (value) => base(value) && only(value);
+  constructor(options: CompileValidatorOptions) {
+    this.#plainCheck = options.plainCheck ?? (() => undefined);
+    this.#refusedKeysOf = options.refusedKeys ?? (() => undefined);
   }
-  return (value) => {
-    if (!base(value)) return false;
-    for (const test of tests) if (!test(value)) return false;
-    return true;
-  };
-}
 
-/**
- * One check: the common built-in ones as plain tests of the value they already
- * passed the type of (string length, pattern, safe integer), a refinement by its
- * plain predicate when it has one, the others by running zod's own check.
- */
-function compileCheck(check: ZodCheckLike, compilation: Compilation): Validator {
-  const def = check._zod.def;
-  if (def.check === "custom") return compilation.plainCheck(check) ?? runCheck(check);
-  // Each test below is zod's own on a value of the node's type, which is all a check here ever sees (its `when`, if any, only skips other values).
-  const { maximum, minimum, pattern } = def;
-  // zod counts a string's code points where UTF-16 units leave it in doubt: units within the bound settle it; else zod's check runs.
-  if (def.check === "max_length" && typeof maximum === "number") {
-    const exact = runCheck(check);
-    return (value) => (value as string).length <= maximum || exact(value);
+  /** The generated source's name for `value`, passed in rather than written out. */
+  external(value: unknown): string {
+    this.#externals.push(value);
+    return `x[${this.#externals.length - 1}]`;
   }
-  if (def.check === "min_length" && typeof minimum === "number") {
-    const exact = runCheck(check);
-    return (value) => (value as string).length >= minimum * 2 || exact(value);
+
+  /** The name of the function that validates `node` in `scope`, generating it (and what it calls) once. */
+  node(node: ZodNodeLike, scope: Scope, skipped: readonly unknown[] = []): string {
+    const known = skipped.length === 0 ? scope.names.get(node) : undefined;
+    if (known !== undefined) return known;
+    const name = `v${this.#functions.length}`;
+    this.#functions.push("");
+    // Named before its body is made: a recursive schema (z.json()) calls itself.
+    if (skipped.length === 0) scope.names.set(node, name);
+    const index = this.#functions.length - 1;
+    const checks = (node._zod.def.checks ?? []).filter((check) => !skipped.includes(check));
+    const statements = checks.every((check) => PURE_CHECKS.has(check._zod.def.check))
+      ? [this.#typeTest(node, scope), ...checks.map((check) => `if (!(${this.#check(check)})) return false;`), "return true;"]
+      : ["return false;"];
+    this.#functions[index] = `function ${name}(value) {\n${statements.join("\n")}\n}`;
+    return name;
   }
-  if (def.check === "string_format" && def.format === "regex" && pattern instanceof RegExp) {
-    return (value) => {
-      pattern.lastIndex = 0;
-      return pattern.test(value as string);
-    };
+
+  link(root: string): Validator {
+    // The source is made here from the schema's structure alone (see the module comment).
+    const build = new Function("x", `"use strict";\n${this.#functions.join("\n")}\nreturn ${root};`) as (externals: unknown[]) => Validator;
+    return build(this.#externals);
   }
-  if (def.check === "number_format" && def.format === "safeint") return (value) => Number.isSafeInteger(value);
-  return runCheck(check);
+
+  /**
+   * One check as an expression of `value`: the common built-in ones as plain tests of a
+   * value of the node's type (string length, pattern, safe integer), a refinement by its
+   * plain predicate when it has one, the others by running zod's own check.
+   */
+  #check(check: ZodCheckLike): string {
+    const def = check._zod.def;
+    if (def.check === "custom") return `${this.external(this.#plainCheck(check) ?? runCheck(check))}(value)`;
+    // Each test below is zod's own on a value of the node's type, which is all a check here ever sees (its `when`, if any, only skips other values).
+    const { maximum, minimum, pattern } = def;
+    // zod counts a string's code points where UTF-16 units leave it in doubt: units within the bound settle it; else zod's check runs.
+    if (def.check === "max_length" && typeof maximum === "number") return `value.length <= ${maximum} || ${this.external(runCheck(check))}(value)`;
+    if (def.check === "min_length" && typeof minimum === "number") return `value.length >= ${minimum * 2} || ${this.external(runCheck(check))}(value)`;
+    if (def.check === "string_format" && def.format === "regex" && pattern instanceof RegExp) {
+      const regex = this.external(pattern);
+      return `(${regex}.lastIndex = 0, ${regex}.test(value))`;
+    }
+    if (def.check === "number_format" && def.format === "safeint") return "Number.isSafeInteger(value)";
+    return `${this.external(runCheck(check))}(value)`;
+  }
+
+  /** Statements that return false when `value` is not of the node's type (its own checks follow). */
+  #typeTest(node: ZodNodeLike, scope: Scope): string {
+    const def = node._zod.def;
+    switch (def.type) {
+      case "string":
+        return 'if (typeof value !== "string") return false;';
+      case "number":
+        return 'if (typeof value !== "number" || !Number.isFinite(value)) return false;';
+      case "boolean":
+        return 'if (typeof value !== "boolean") return false;';
+      case "null":
+        return "if (value !== null) return false;";
+      case "unknown":
+      case "any":
+        if (scope.refused === undefined) return "if (value === undefined) return false;";
+        return `if (value === undefined || ${this.external(holdsKey)}(value, ${this.external(scope.refused)}, 0)) return false;`;
+      case "literal":
+      case "enum": {
+        const values = node._zod.values;
+        return values === undefined ? "return false;" : `if (!${this.external(values)}.has(value)) return false;`;
+      }
+      case "optional":
+        return `if (value !== undefined && !${this.node(def.innerType as ZodNodeLike, scope)}(value)) return false;`;
+      case "nullable":
+        return `if (value !== null && !${this.node(def.innerType as ZodNodeLike, scope)}(value)) return false;`;
+      case "lazy":
+        return `if (!${this.node((def.getter as () => ZodNodeLike)(), scope)}(value)) return false;`;
+      case "union": {
+        const options = (def.options ?? []).map((option) => `${this.node(option, scope)}(value)`);
+        return options.length === 0 ? "return false;" : `if (!(${options.join(" || ")})) return false;`;
+      }
+      case "array":
+        return [
+          // An array with other own keys (`ops.extra`): zod's copy drops them.
+          "if (!Array.isArray(value) || Object.keys(value).length !== value.length) return false;",
+          `for (let index = 0; index < value.length; index += 1) if (!${this.node(def.element as ZodNodeLike, scope)}(value[index])) return false;`,
+        ].join("\n");
+      case "record":
+        return this.#recordTest(def.keyType as ZodNodeLike, def.valueType as ZodNodeLike, scope);
+      case "object":
+        return this.#objectTest(def.shape ?? {}, scope);
+      case "pipe":
+        return this.#pipeTest(def.in as ZodNodeLike, def.out as ZodNodeLike, scope);
+      default:
+        // A transform, default, intersection...: zod decides.
+        return "return false;";
+    }
+  }
+
+  /** A plain object as JSON.parse makes it: zod accepts more, and then it decides. */
+  #plainObjectTest(): string {
+    return [
+      'if (typeof value !== "object" || value === null || Array.isArray(value)) return false;',
+      "const prototype = Object.getPrototypeOf(value);",
+      `if (prototype !== ${this.external(Object.prototype)} && prototype !== null) return false;`,
+    ].join("\n");
+  }
+
+  #recordTest(keyType: ZodNodeLike, valueType: ZodNodeLike, scope: Scope): string {
+    const key = this.node(keyType, scope);
+    const item = this.node(valueType, scope);
+    const refused = scope.refused === undefined ? "" : ` || ${this.external(scope.refused)}.has(name)`;
+    return [
+      this.#plainObjectTest(),
+      "for (const name of Reflect.ownKeys(value)) {",
+      // zod drops a `__proto__` key from its output (the value as it is would differ) and refuses symbol keys.
+      `if (typeof name !== "string" || name === "__proto__"${refused} || !${key}(name) || !${item}(value[name])) return false;`,
+      "}",
+    ].join("\n");
+  }
+
+  #objectTest(shape: Readonly<Record<string, ZodNodeLike>>, scope: Scope): string {
+    const lines = [this.#plainObjectTest(), "let keys = 0;", "for (const _name in value) keys += 1;", "let present = 0;", "let item;"];
+    for (const name of Object.keys(shape)) {
+      const literal = JSON.stringify(name);
+      // A shape that declares a refused key: an object holding it is refused all the same (undeclared ones fail the count).
+      if (scope.refused?.has(name) === true) lines.push(`if (Object.hasOwn(value, ${literal})) return false;`);
+      // Read as zod reads it: a name Object.prototype also has (`constructor`) finds the inherited value when the object has none.
+      lines.push(
+        `item = value[${literal}];`,
+        "if (item !== undefined) present += 1;",
+        `if (!${this.node(shape[name] as ZodNodeLike, scope)}(item)) return false;`,
+      );
+    }
+    // A key the shape does not declare (strict objects refuse it, others strip it; a `__proto__` key among them), or one holding undefined: not as it is.
+    lines.push("if (present !== keys) return false;");
+    return lines.join("\n");
+  }
+
+  /**
+   * The output of `in` goes to `out`: the same value, as long as `in` only checks (a transform
+   * compiles to never). A raw value's checks for keys at any depth become part of `out`'s walk.
+   */
+  #pipeTest(input: ZodNodeLike, output: ZodNodeLike, scope: Scope): string {
+    const type = input._zod.def.type;
+    const keyChecks = (input._zod.def.checks ?? []).filter((check) => this.#refusedKeysOf(check) !== undefined);
+    if (keyChecks.length === 0 || (type !== "unknown" && type !== "any")) {
+      return `if (!${this.node(input, scope)}(value) || !${this.node(output, scope)}(value)) return false;`;
+    }
+    const refused = new Set(scope.refused);
+    for (const check of keyChecks) for (const key of this.#refusedKeysOf(check) ?? []) refused.add(key);
+    const first = this.node(input, scope, keyChecks);
+    const then = this.node(output, { names: new Map(), refused });
+    return `if (!${first}(value) || !${then}(value)) return false;`;
+  }
 }
 
 function runCheck(check: ZodCheckLike): Validator {
@@ -178,91 +291,8 @@ function runCheck(check: ZodCheckLike): Validator {
   };
 }
 
-function typeCheck(node: ZodNodeLike, compilation: Compilation): Validator {
-  const def = node._zod.def;
-  switch (def.type) {
-    case "string":
-      return (value) => typeof value === "string";
-    case "number":
-      return (value) => typeof value === "number" && Number.isFinite(value);
-    case "boolean":
-      return (value) => typeof value === "boolean";
-    case "null":
-      return (value) => value === null;
-    case "unknown":
-    case "any": {
-      const { refused } = compilation;
-      if (refused === undefined) return (value) => value !== undefined;
-      return (value) => value !== undefined && !holdsKey(value, refused);
-    }
-    case "never":
-      return never;
-    case "literal":
-    case "enum": {
-      const values = node._zod.values;
-      if (values === undefined) return never;
-      return (value) => values.has(value);
-    }
-    case "optional": {
-      const inner = compileNode(def.innerType as ZodNodeLike, compilation);
-      return (value) => value === undefined || inner(value);
-    }
-    case "nullable": {
-      const inner = compileNode(def.innerType as ZodNodeLike, compilation);
-      return (value) => value === null || inner(value);
-    }
-    case "lazy":
-      return compileNode((def.getter as () => ZodNodeLike)(), compilation);
-    case "union": {
-      const options = (def.options ?? []).map((option) => compileNode(option, compilation));
-      return (value) => {
-        for (let index = 0; index < options.length; index += 1) if ((options[index] as Validator)(value)) return true;
-        return false;
-      };
-    }
-    case "array": {
-      const element = compileNode(def.element as ZodNodeLike, compilation);
-      return (value) => {
-        // An array with other own keys (`ops.extra`): zod's copy drops them.
-        if (!Array.isArray(value) || Object.keys(value).length !== value.length) return false;
-        for (let index = 0; index < value.length; index += 1) if (!element(value[index])) return false;
-        return true;
-      };
-    }
-    case "record":
-      return recordCheck(compileNode(def.keyType as ZodNodeLike, compilation), compileNode(def.valueType as ZodNodeLike, compilation), compilation.refused);
-    case "object":
-      return objectCheck(node, compilation);
-    case "pipe":
-      return pipeCheck(def.in as ZodNodeLike, def.out as ZodNodeLike, compilation);
-    default:
-      // A transform, pipe, default, intersection...: zod decides.
-      return never;
-  }
-}
-
-/**
- * The output of `in` goes to `out`: the same value, as long as `in` only checks (a transform
- * compiles to never). A raw value's checks for keys at any depth become part of `out`'s walk.
- */
-function pipeCheck(input: ZodNodeLike, output: ZodNodeLike, compilation: Compilation): Validator {
-  const type = input._zod.def.type;
-  const keyChecks = (input._zod.def.checks ?? []).filter((check) => compilation.refusedKeysOf(check) !== undefined);
-  if (keyChecks.length === 0 || (type !== "unknown" && type !== "any")) {
-    const first = compileNode(input, compilation);
-    const then = compileNode(output, compilation);
-    return (value) => first(value) && then(value);
-  }
-  const refused = new Set(compilation.refused);
-  for (const check of keyChecks) for (const key of compilation.refusedKeysOf(check) ?? []) refused.add(key);
-  // Compiled apart: the same node validates differently when it also refuses keys.
-  const then = compileNode(output, { ...compilation, seen: new Map(), refused });
-  const first = withChecks(input, (value) => value !== undefined, compilation, keyChecks);
-  return (value) => first(value) && then(value);
-}
-
 /** Whether any object in `value`, at any depth, holds one of `keys` as its own key; too deep to tell (or a cycle) counts as yes. */
-function holdsKey(value: unknown, keys: ReadonlySet<string>, depth = 0): boolean {
+function holdsKey(value: unknown, keys: ReadonlySet<string>, depth: number): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (depth > 64) return true;
   for (const key of Reflect.ownKeys(value)) {
@@ -270,48 +300,4 @@ function holdsKey(value: unknown, keys: ReadonlySet<string>, depth = 0): boolean
     if (holdsKey((value as Record<PropertyKey, unknown>)[key], keys, depth + 1)) return true;
   }
   return false;
-}
-
-/** A plain object as JSON.parse makes it: zod accepts more, and then it decides. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-function recordCheck(key: Validator, item: Validator, refused: ReadonlySet<string> | undefined): Validator {
-  return (value) => {
-    if (!isPlainObject(value)) return false;
-    for (const name of Reflect.ownKeys(value)) {
-      // zod drops a `__proto__` key from its output (the value as it is would differ) and refuses symbol keys.
-      if (typeof name !== "string" || name === "__proto__" || refused?.has(name) === true || !key(name) || !item(value[name])) return false;
-    }
-    return true;
-  };
-}
-
-function objectCheck(node: ZodNodeLike, compilation: Compilation): Validator {
-  const shape = node._zod.def.shape ?? {};
-  const names = Object.keys(shape);
-  const validators = names.map((name) => compileNode(shape[name] as ZodNodeLike, compilation));
-  // A name Object.prototype also has (`constructor`) is read only when the value holds it.
-  const inherited = names.map((name) => name in Object.prototype);
-  const count = names.length;
-  // A shape that declares a refused key: an object holding it is refused all the same (undeclared ones fail the count below).
-  const refusedNames = names.filter((name) => compilation.refused?.has(name) === true);
-  return (value) => {
-    if (!isPlainObject(value)) return false;
-    for (let index = 0; index < refusedNames.length; index += 1) if (Object.hasOwn(value, refusedNames[index] as string)) return false;
-    let keys = 0;
-    for (const _name in value) keys += 1;
-    let present = 0;
-    for (let index = 0; index < count; index += 1) {
-      const name = names[index] as string;
-      const item = inherited[index] === true && !Object.hasOwn(value, name) ? undefined : value[name];
-      if (item !== undefined) present += 1;
-      if (!(validators[index] as Validator)(item)) return false;
-    }
-    // A key the shape does not declare (strict objects refuse it, others strip it; a `__proto__` key among them), or one holding undefined: not as it is.
-    return present === keys;
-  };
 }
