@@ -64,16 +64,15 @@ export function buildRegistry(
 ): Registry {
   const issues: RegistryIssue[] = [...earlierIssues];
   const previous = options.previous === undefined ? undefined : reusable.get(options.previous);
-  const loaded = new Map<string, LoadedManifest>();
+  const entries: LoadedManifest[] = [];
   const fileOfId = new Map<string, string>();
   const byFile = new Map<string, LoadedManifest>();
   if (files.length === 0 && issues.length === 0) issues.push({ file: "(registry)", path: "$", message: "no manifests to load" });
 
   for (const input of files) {
     const { file } = input;
-    const name = basename(file);
-    if (!name.endsWith(".json")) issues.push({ file, path: "$", message: 'a manifest file must be named "<id>.json"' });
-    const entry = loadOne(input, name, previous, issues, options.adopt === true);
+    // The same text under the same file name as before: its name and content passed every check then.
+    const entry = unchangedText(input, previous) ?? loadNamed(input, previous, issues, options.adopt === true);
     if (entry === undefined) continue;
     const { id } = entry.manifest;
     const first = fileOfId.get(id);
@@ -82,11 +81,24 @@ export function buildRegistry(
       continue;
     }
     fileOfId.set(id, file);
-    loaded.set(id, entry);
+    entries.push(entry);
     byFile.set(file, entry);
   }
   if (issues.length > 0) throw new RegistryError(issues);
-  return createRegistry([...loaded.values()], byFile, previous);
+  return createRegistry(entries, byFile, previous);
+}
+
+function unchangedText(input: ManifestFile | ManifestText, previous: Reusable | undefined): LoadedManifest | undefined {
+  if (previous === undefined || !("text" in input)) return undefined;
+  const before = previous.byFile.get(input.file);
+  return before !== undefined && before.text === input.text ? before : undefined;
+}
+
+function loadNamed(input: ManifestFile | ManifestText, previous: Reusable | undefined, issues: RegistryIssue[], adopt: boolean): LoadedManifest | undefined {
+  const { file } = input;
+  const name = basename(file);
+  if (!name.endsWith(".json")) issues.push({ file, path: "$", message: 'a manifest file must be named "<id>.json"' });
+  return loadOne(input, name, previous, issues, adopt);
 }
 
 /** One file: reused from `previous` when its content is unchanged, else validated and compiled. Problems go to `issues`. */
@@ -105,8 +117,6 @@ function loadOne(
   if ("text" in input) {
     owned = true;
     text = input.text;
-    const before = previous?.byFile.get(file);
-    if (before !== undefined && before.text === text) return before;
     try {
       json = JSON.parse(text);
     } catch (error) {
@@ -138,7 +148,8 @@ function loadOne(
 
 function createRegistry(entries: LoadedManifest[], byFile: Map<string, LoadedManifest>, previous: Reusable | undefined): Registry {
   entries.sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : 1));
-  const byId = new Map(entries.map((entry) => [entry.manifest.id, entry]));
+  const byId = new Map<string, LoadedManifest>();
+  for (const entry of entries) byId.set(entry.manifest.id, entry);
   // Hashing, the catalog and the content keys are made on first use: a sidecar that asks for one manifest's hash hashes one manifest.
   let hashing: RegistryHashing<LoadedManifest> | undefined;
   let catalog: Catalog | undefined;
