@@ -14,6 +14,22 @@ export function baseUrlProblem(base: string): string | undefined {
     const tenant = parseTenantTemplate(base, 1);
     return tenant.ok ? baseUrlProblem(tenant.probe) : tenant.problem;
   }
+  const plain = PLAIN_BASE.exec(base);
+  // The usual spelling needs no URL parser: its origin is its own text (see PLAIN_BASE).
+  if (plain !== null && !base.includes("xn--")) return hostAndPathProblem(plain[1] as string, plain[2] as string);
+  return parsedBaseProblem(base);
+}
+
+/**
+ * A base the URL parser would take as it is: https, lowercase LDH labels that neither start
+ * nor end with `-`, the last starting with a letter (so never an IPv4 number), no port, user
+ * info, query or fragment, and path segments of the characters a prefix may hold. Without an
+ * `xn--` label (which the parser decodes), its origin is `https://` and the host as written.
+ */
+const PLAIN_BASE = /^https:\/\/((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z](?:[a-z0-9-]*[a-z0-9])?)((?:\/[A-Za-z0-9._~!$&'()*+,;=:@-]+)*)$/;
+
+/** `baseUrlProblem` through the URL parser, for any spelling (exported for its tests). */
+export function parsedBaseProblem(base: string): string | undefined {
   let url: URL;
   try {
     url = new URL(base);
@@ -28,7 +44,12 @@ export function baseUrlProblem(base: string): string | undefined {
     return `origin must be canonical (lowercase host, no default port, no trailing dot): expected "${url.origin}"`;
   }
   if (url.port !== "") return "must not name a port";
-  const hostProblem = hostNameProblem(url.hostname);
+  return hostAndPathProblem(url.hostname, rest);
+}
+
+/** The host and the path prefix (`""` or from its `/` on) of a base whose origin is canonical. */
+function hostAndPathProblem(host: string, rest: string): string | undefined {
+  const hostProblem = hostNameProblem(host);
   if (hostProblem) return hostProblem;
   if (rest === "") return undefined;
   if (rest.endsWith("/")) return "path prefix must not end with a slash";
