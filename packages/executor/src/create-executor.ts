@@ -3,7 +3,7 @@ import type { Dispatcher } from "undici";
 import { buildHeaders } from "./build-headers.js";
 import { ByteBudget } from "./byte-budget.js";
 import { credentialToken } from "./credential.js";
-import { Deadline } from "./deadline.js";
+import { DeadlineTimer } from "./deadline.js";
 import { errorEnvelope, type Envelope, type ErrorEnvelope } from "./envelope.js";
 import { failure, type FailureContext } from "./failure.js";
 import { fitResult } from "./fit-result.js";
@@ -74,6 +74,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const budget = new ByteBudget(limits.maxBufferedBytes, limits.maxResponseBytes);
   const contexts = new Map<string, FailureContext>();
   const pages = new PageSigner(options.pageKey);
+  const deadlines = new DeadlineTimer(limits.timeoutMs);
   let ownDispatcher: Dispatcher | undefined;
   const dispatcher = (): Dispatcher => options.dispatcher ?? (ownDispatcher ??= createHardenedDispatcher());
 
@@ -104,7 +105,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     if (!credential.ok) return errorEnvelope(name, failure("unauthorized", credential.message, context));
 
     const headers = buildHeaders(operation, credential.token, prepared.request.body, credential.kind);
-    const deadline = new Deadline(limits.timeoutMs);
+    const deadline = deadlines.start();
     try {
       const attempt = { dispatcher: dispatcher(), headers, deadline, budget, maxResponseBytes: limits.maxResponseBytes, pages };
       const envelope = await runWithRetries(operation, limits.retries, deadline, () => sendOnce(prepared.request, attempt));

@@ -10,19 +10,90 @@ export class DeadlineSignal extends EventEmitter {
   reason: unknown = undefined;
 }
 
-/** The one timer of a run: every attempt, wait and read happens inside it. */
+/**
+ * The deadlines of one executor's runs, all under one timer. Every run has the same
+ * `timeoutMs`, so runs end in the order they start: they wait in a list, oldest first,
+ * and the one timer is set for the oldest. A run that finishes leaves the list without
+ * touching the timer; when the timer fires it ends every run whose time is up and is
+ * set again for the oldest left, or not at all when none is left. While no run waits
+ * the timer does not hold the process open (it is unref'd).
+ */
+export class DeadlineTimer {
+  #first: Deadline | undefined = undefined;
+  #last: Deadline | undefined = undefined;
+  #timer: NodeJS.Timeout | undefined = undefined;
+  #waiting = 0;
+
+  constructor(readonly timeoutMs: number) {}
+
+  /** Runs whose deadline is still counting. */
+  get waiting(): number {
+    return this.#waiting;
+  }
+
+  /** Whether a timer is set; while no run waits it does not keep the process alive. */
+  get scheduled(): { readonly set: boolean; readonly holdsProcess: boolean } {
+    return { set: this.#timer !== undefined, holdsProcess: this.#timer?.hasRef() === true };
+  }
+
+  /** A deadline `timeoutMs` from now; `clear()` it when the run ends. */
+  start(): Deadline {
+    const deadline = new Deadline(this, performance.now() + this.timeoutMs);
+    deadline.previous = this.#last;
+    if (this.#last === undefined) this.#first = deadline;
+    else this.#last.next = deadline;
+    this.#last = deadline;
+    this.#waiting += 1;
+    // The timer is set for an earlier end than this one (ends only grow), or is set now.
+    if (this.#timer === undefined) this.#timer = setTimeout(this.#fire, this.timeoutMs);
+    else if (this.#waiting === 1) this.#timer.ref();
+    return deadline;
+  }
+
+  /** Takes a deadline out of the list; a second call does nothing. */
+  remove(deadline: Deadline): void {
+    if (!deadline.waiting) return;
+    deadline.waiting = false;
+    const { previous, next } = deadline;
+    if (previous === undefined) this.#first = next;
+    else previous.next = next;
+    if (next === undefined) this.#last = previous;
+    else next.previous = previous;
+    deadline.previous = undefined;
+    deadline.next = undefined;
+    this.#waiting -= 1;
+    if (this.#waiting === 0) this.#timer?.unref();
+  }
+
+  readonly #fire = (): void => {
+    // #timer stays the spent timer until the end, so a run started by an abort listener does not set a second one.
+    const now = performance.now();
+    while (this.#first !== undefined && this.#first.end <= now) {
+      const due = this.#first;
+      this.remove(due);
+      due.expire();
+    }
+    // A timer may fire a little before performance.now() reaches its end: the rest is waited again.
+    this.#timer = this.#first === undefined ? undefined : setTimeout(this.#fire, Math.max(1, Math.ceil(this.#first.end - now)));
+  };
+}
+
+/** The deadline of one run: every attempt, wait and read happens inside it. */
 export class Deadline {
   readonly signal = new DeadlineSignal();
-  readonly #end: number;
-  readonly #timer: NodeJS.Timeout;
+  /** Its place in its timer's list. */
+  previous: Deadline | undefined = undefined;
+  next: Deadline | undefined = undefined;
+  waiting = true;
 
-  constructor(readonly timeoutMs: number) {
-    this.#end = performance.now() + timeoutMs;
-    this.#timer = setTimeout(() => {
-      this.signal.aborted = true;
-      this.signal.reason = new DeadlineExpired(timeoutMs);
-      this.signal.emit("abort");
-    }, timeoutMs);
+  constructor(
+    readonly timer: DeadlineTimer,
+    /** When it ends, on `performance.now()`'s clock. */
+    readonly end: number,
+  ) {}
+
+  get timeoutMs(): number {
+    return this.timer.timeoutMs;
   }
 
   get expired(): boolean {
@@ -31,7 +102,7 @@ export class Deadline {
 
   /** Milliseconds left, at least 1 so it can be handed to a timeout option. */
   remaining(): number {
-    return Math.max(1, Math.ceil(this.#end - performance.now()));
+    return Math.max(1, Math.ceil(this.end - performance.now()));
   }
 
   /** Waits `ms`, or rejects when the deadline passes first. */
@@ -50,8 +121,17 @@ export class Deadline {
     });
   }
 
+  /** Aborts the run: called by its timer when its time is up. */
+  expire(): void {
+    if (this.signal.aborted) return;
+    this.signal.aborted = true;
+    this.signal.reason = new DeadlineExpired(this.timeoutMs);
+    this.signal.emit("abort");
+  }
+
+  /** The run is over: it no longer waits for its timer. */
   clear(): void {
-    clearTimeout(this.#timer);
+    this.timer.remove(this);
   }
 }
 
