@@ -17,6 +17,8 @@ export function cursorFromLink(
   if (value === undefined || value.length > MAX_LINK_HEADER) return undefined;
   const target = nextTarget(value);
   if (target === undefined) return undefined;
+  const quick = sameUrlCursor(target, requestUrl, queryKey);
+  if (quick !== NOT_PLAIN) return quick;
   let next: URL;
   let request: URL;
   try {
@@ -29,6 +31,45 @@ export function cursorFromLink(
   if (next.pathname !== request.pathname && !otherPaths.some((path) => path.test(next.pathname))) return undefined;
   const cursor = next.searchParams.get(queryKey);
   return cursor === null || cursor === "" ? undefined : cursor;
+}
+
+/** The answer of {@link sameUrlCursor} when the texts are not plain enough to read without a URL parser. */
+const NOT_PLAIN = Symbol("not plain");
+/** An origin a URL parser reads as written: lower-case host, no user info, an optional port. */
+const PLAIN_ORIGIN = /^https:\/\/[a-z0-9.-]+(?::[0-9]{1,5})?$/;
+/** A path a URL parser keeps as written (no percent-encoding, nothing it escapes); dot segments are checked apart. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@]*)+$/;
+const DOT_SEGMENT = /\/\.{1,2}(?:\/|$)/;
+/** A query whose names and values a URL parser and URLSearchParams keep as written: no `%`, `+`, `'` or `#`. */
+const PLAIN_QUERY = /^[A-Za-z0-9\-._~!$()*,;:@/?=&]*$/;
+
+/**
+ * The common case without a URL parser: a link whose text starts with the request's own
+ * origin and path, every part of both in characters a parser keeps as written. Then the
+ * origin and path are the request's, and the cursor is the key's first value, as
+ * URLSearchParams reads it. Anything else is NOT_PLAIN, for the parser to decide.
+ */
+function sameUrlCursor(target: string, requestUrl: string, queryKey: string): string | undefined | typeof NOT_PLAIN {
+  const originEnd = requestUrl.indexOf("/", "https://".length);
+  if (originEnd === -1 || !target.startsWith(requestUrl.slice(0, originEnd + 1))) return NOT_PLAIN;
+  const origin = requestUrl.slice(0, originEnd);
+  if (!PLAIN_ORIGIN.test(origin)) return NOT_PLAIN;
+  const requestQuery = requestUrl.indexOf("?", originEnd);
+  const requestPath = requestUrl.slice(originEnd, requestQuery === -1 ? requestUrl.length : requestQuery);
+  const query = target.indexOf("?", originEnd);
+  const path = target.slice(originEnd, query === -1 ? target.length : query);
+  if (path !== requestPath || !PLAIN_PATH.test(path) || DOT_SEGMENT.test(path)) return NOT_PLAIN;
+  if (query === -1) return undefined;
+  const search = target.slice(query + 1);
+  if (!PLAIN_QUERY.test(search)) return NOT_PLAIN;
+  for (const pair of search.split("&")) {
+    const equals = pair.indexOf("=");
+    const name = equals === -1 ? pair : pair.slice(0, equals);
+    if (name !== queryKey) continue;
+    const cursor = equals === -1 ? "" : pair.slice(equals + 1);
+    return cursor === "" ? undefined : cursor;
+  }
+  return undefined;
 }
 
 /** The target of the first link whose `rel` names `next` (RFC 8288), scanned in one pass. */
