@@ -1,13 +1,52 @@
-import { EventEmitter } from "node:events";
+type AbortListener = () => void;
 
 /**
  * The abort signal of a run, in the EventEmitter form undici's `request()` accepts
- * (`aborted`, `reason` and an `abort` event). An `AbortController` does the same job but
- * costs a measurable share of a fast request; this one is a plain emitter.
+ * (`aborted`, `reason`, and `once`/`removeListener` of an `abort` event). An
+ * `AbortController`, or an EventEmitter, does the same job but costs a measurable share of
+ * a fast request; this one holds its few listeners in an array. It aborts once: every
+ * listener is called at most once, as `once` would.
  */
-export class DeadlineSignal extends EventEmitter {
+export class DeadlineSignal {
   aborted = false;
   reason: unknown = undefined;
+  #listeners: AbortListener[] = [];
+
+  on(event: "abort", listener: AbortListener): this {
+    if (event === "abort") this.#listeners.push(listener);
+    return this;
+  }
+
+  once(event: "abort", listener: AbortListener): this {
+    return this.on(event, listener);
+  }
+
+  addListener(event: "abort", listener: AbortListener): this {
+    return this.on(event, listener);
+  }
+
+  off(event: "abort", listener: AbortListener): this {
+    const index = event === "abort" ? this.#listeners.lastIndexOf(listener) : -1;
+    if (index !== -1) this.#listeners.splice(index, 1);
+    return this;
+  }
+
+  removeListener(event: "abort", listener: AbortListener): this {
+    return this.off(event, listener);
+  }
+
+  listenerCount(event: "abort"): number {
+    return event === "abort" ? this.#listeners.length : 0;
+  }
+
+  /** Calls each listener once (set `aborted` and `reason` first); true when there was one. */
+  emit(event: "abort"): boolean {
+    if (event !== "abort" || this.#listeners.length === 0) return false;
+    const listeners = this.#listeners;
+    this.#listeners = [];
+    for (const listener of listeners) listener();
+    return true;
+  }
 }
 
 /**

@@ -61,3 +61,28 @@ export function readBody(body: Readable, limit: number, budget: BudgetReader, si
 }
 
 function ignore(): void {}
+
+/** A response body that can hand over all its bytes at once (undici's `BodyReadable`). */
+export type WholeBody = Readable & { bytes(): Promise<Uint8Array> };
+
+export function readsWhole(body: Readable): body is WholeBody {
+  return typeof (body as Partial<WholeBody>).bytes === "function";
+}
+
+/**
+ * Reads a body whose length the answer announced (`content-length`, at most the limit):
+ * its bytes are counted against the shared budget before they arrive, waiting first while
+ * the budget says wait, then taken in one piece. undici holds a body to its announced
+ * length, so no more is ever held; the pieces skip the stream's own buffering and events.
+ */
+export async function readAnnouncedBody(body: WholeBody, length: number, budget: BudgetReader, signal: DeadlineSignal): Promise<ReadBodyResult> {
+  try {
+    if (!budget.add(length)) await budget.wait(signal);
+  } catch (error) {
+    body.on("error", ignore).destroy();
+    throw error;
+  }
+  const bytes = await body.bytes();
+  if (bytes.byteLength > length) return { ok: false, bytesRead: bytes.byteLength };
+  return { ok: true, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+}

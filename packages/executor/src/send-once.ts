@@ -1,3 +1,4 @@
+import type { EventEmitter } from "node:events";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
@@ -13,7 +14,7 @@ import { failure } from "./failure.js";
 import { mapStatus } from "./map-status.js";
 import { mapTransportError, mapWriteTransportError } from "./map-transport-error.js";
 import type { PreparedRequest } from "./prepare-request.js";
-import { readBody } from "./read-body.js";
+import { readAnnouncedBody, readBody, readsWhole } from "./read-body.js";
 import { parseRetryAfter } from "./retry-after.js";
 
 /** Statuses a `GET` read may try again. */
@@ -59,7 +60,8 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
       method: operation.method,
       headers: options.headers,
       body: request.body?.body ?? null,
-      signal: deadline.signal,
+      // undici reads only `aborted`, `reason`, `once` and `removeListener` of an emitter-style signal (lib/core/util.js addAbortListener).
+      signal: deadline.signal as unknown as EventEmitter,
       headersTimeout: deadline.remaining(),
       bodyTimeout: deadline.remaining(),
     });
@@ -97,7 +99,10 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
   const limit = length ?? options.maxResponseBytes;
   const reader = options.budget.open(limit);
   try {
-    const read = await readBody(body, limit, reader, deadline.signal);
+    const read =
+      length !== undefined && readsWhole(body)
+        ? await readAnnouncedBody(body, length, reader, deadline.signal)
+        : await readBody(body, limit, reader, deadline.signal);
     if (!read.ok) return fail(tooLarge(read.bytesRead, options.maxResponseBytes, request, statusCode));
     const parsed = parseBody(read.bytes, single(headers["content-type"]), operation.pick !== undefined);
     const badResponse = (message: string) =>
