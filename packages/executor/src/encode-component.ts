@@ -1,3 +1,4 @@
+const UNRESERVED_ONLY = /^[A-Za-z0-9\-._~]*$/;
 const SUB_DELIMS_LEFT_BY_ENCODE_URI_COMPONENT = /[!'()*]/g;
 
 /**
@@ -6,5 +7,6 @@ const SUB_DELIMS_LEFT_BY_ENCODE_URI_COMPONENT = /[!'()*]/g;
  * encoded, `!'()*` included. The value must hold no lone surrogate.
  */
 export function encodeComponent(value: string): string {
+  if (UNRESERVED_ONLY.test(value)) return value;
   return encodeURIComponent(value).replace(SUB_DELIMS_LEFT_BY_ENCODE_URI_COMPONENT, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -27,7 +27,8 @@ export function fitResult(envelope: Envelope, maxResultBytes: number, context: F
   } catch {
     return errorEnvelope(envelope, failure("bad_response", "the answer nests too deep to pass on", context, { http_status: envelope.http_status }));
   }
-  const size = Buffer.byteLength(text);
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: a text that short fits without counting.
+  const size = text.length * 3 <= maxResultBytes ? text.length : Buffer.byteLength(text);
   if (size <= maxResultBytes) {
     serialised.set(envelope, text);
     return envelope;

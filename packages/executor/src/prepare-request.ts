@@ -152,8 +152,12 @@ function refuse(name: RunName, error: ErrorEnvelope["error"]): PrepareResult {
   return { ok: false, envelope: errorEnvelope(name, error) };
 }
 
+/** Printable ASCII: nothing in it is replaced. */
+const PLAIN_NAME = /^[\x20-\x7e]{0,100}$/;
+
 function echo(value: unknown): string {
   if (typeof value !== "string") return "";
+  if (PLAIN_NAME.test(value)) return value;
   const printable = value.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, "\uFFFD");
   return printable.length > MAX_ECHOED_NAME ? `${printable.slice(0, MAX_ECHOED_NAME)}…` : printable;
 }

@@ -32,8 +32,12 @@ export function queryValueProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** ASCII without `%`: NFKC and percent-decoding both leave it as it is. */
+const ONE_SPELLING = /^[\x00-\x24\x26-\x7f]*$/;
+
 function spellings(value: string): string[] {
   const found = [value];
+  if (ONE_SPELLING.test(value)) return found;
   for (let index = 0; index < found.length && found.length < MAX_SPELLINGS; index += 1) {
     const spelling = found[index] as string;
     for (const next of [spelling.normalize("NFKC"), percentDecode(spelling)]) {
