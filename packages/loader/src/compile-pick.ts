@@ -31,14 +31,7 @@ const isObject = (value: unknown): value is PlainObject => value !== null && typ
 export function compilePick(pick: Pick): PickAccessor {
   const root = pick.root?.split(".");
   const fields = (pick.fields ?? []).map((field) => ({ key: field, segments: field.split(".") }));
-  const reduce = (object: PlainObject, depth: number): PlainObject => {
-    const out = nullPrototypeObject();
-    for (const field of fields) {
-      const value = walk(object, field.segments, 0, depth);
-      if (value !== undefined) out[field.key] = copy(value, depth + 1);
-    }
-    return out;
-  };
+  const reduce = compileReduce(fields);
   return (body) => {
     const value = root === undefined ? body : walk(body, root, 0, 0);
     if (value === undefined) return null;
@@ -50,6 +43,57 @@ export function compilePick(pick: Pick): PickAccessor {
     }
     return isObject(value) ? reduce(value, 0) : null;
   };
+}
+
+type Reduce = (object: PlainObject, depth: number) => PlainObject;
+
+/**
+ * The function that picks `fields` from one object, generated as JavaScript once per
+ * pick: each field's name is a literal, so every output object is built by the same
+ * named stores in the same order (one shape the engine keeps fast) instead of a store
+ * by a key computed in a loop, about twice as fast on a list of results. A one-segment
+ * field reads its own property directly; a dotted one goes through `walk`. The same
+ * answers as a loop over the fields with `walk` and `copy` (a test compares them).
+ */
+function compileReduce(fields: readonly { key: string; segments: readonly string[] }[]): Reduce {
+  const steps = fields.map((field, index) => {
+    const name = JSON.stringify(field.key);
+    const read = `if (depth + ${field.segments.length} > MAX) value = walk(object, segments[${index}], 0, depth);\n  else {\n${readInline(field.segments, index)}\n  }`;
+    return `${read}\n  if (value !== undefined) out[${name}] = copy(value, depth + 1);`;
+  });
+  const source = `"use strict";\nreturn function reduce(object, depth) {\n  const out = nullPrototypeObject();\n  let value;\n  ${steps.join("\n  ")}\n  return out;\n};`;
+  const build = new Function("walk", "copy", "nullPrototypeObject", "hasOwn", "segments", "MAX", source) as (
+    walkValue: typeof walk,
+    copyValue: typeof copy,
+    makeObject: typeof nullPrototypeObject,
+    hasOwn: typeof Object.hasOwn,
+    segments: readonly (readonly string[])[],
+    max: number,
+  ) => Reduce;
+  return build(
+    walk,
+    copy,
+    nullPrototypeObject,
+    Object.hasOwn,
+    fields.map((field) => field.segments),
+    MAX_PICK_DEPTH,
+  );
+}
+
+/**
+ * What `walk(object, segments, 0, depth)` answers for an object, as straight-line code: one
+ * own-property read per segment, handing an array met on the way to `walk` (which maps over it).
+ */
+function readInline(segments: readonly string[], index: number): string {
+  const [first = "", ...rest] = segments.map((segment) => JSON.stringify(segment));
+  let code = `value = hasOwn(object, ${first}) ? object[${first}] : undefined;`;
+  let closing = "";
+  rest.forEach((segment, offset) => {
+    const level = offset + 1;
+    code += `\nif (value !== undefined) {\n if (Array.isArray(value)) value = walk(value, segments[${index}], ${level}, depth + ${level});\n else if (value !== null && typeof value === "object") {\n value = hasOwn(value, ${segment}) ? value[${segment}] : undefined;`;
+    closing = `\n } else value = undefined;\n}${closing}`;
+  });
+  return code + closing;
 }
 
 /** The value at `segments` from `index` on; through an array it maps over the items. */
