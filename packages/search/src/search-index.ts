@@ -1,7 +1,8 @@
-import MiniSearch, { type SearchResult } from "minisearch";
+import type { SearchResult } from "minisearch";
 import type { Access, Operation } from "@eleven-integrations/schema";
 import { searchDocuments, type SearchableIntegration, type SearchDocument } from "./search-documents.js";
 import { fuzziness, processTerm, queryTerms, tokenize } from "./search-terms.js";
+import { buildMiniSearch } from "./build-mini-search.js";
 
 /** An integration that matched. */
 export interface IntegrationHit {
@@ -71,6 +72,9 @@ const BOOST = { title: 3, label: 2.5, opName: 2, category: 1.5, description: 0.6
 
 const INTEGRATION_BOOST = 1.6;
 
+/** The indexed fields of a {@link SearchDocument}, in MiniSearch's field id order. */
+export const SEARCH_FIELDS = ["title", "opName", "label", "description", "category"] as const;
+
 /**
  * Builds the index once; searching is then in memory and synchronous. The same
  * index ranks the broker's `/registry/search`, the catalog page, the sidecar's
@@ -95,19 +99,6 @@ export function createSearchIndex(integrations: readonly SearchableIntegration[]
 
 type Built = Pick<SearchIndex, "search">;
 
-/** Processes each distinct token once: a catalog repeats a small vocabulary across thousands of documents. */
-function memoized(process: (term: string) => string | null): (term: string) => string | null {
-  const seen = new Map<string, string | null>();
-  return (term) => {
-    let processed = seen.get(term);
-    if (processed === undefined && !seen.has(term)) {
-      processed = process(term);
-      if (seen.size < 100_000) seen.set(term, processed);
-    }
-    return processed as string | null;
-  };
-}
-
 function buildIndex(integrations: readonly SearchableIntegration[]): Built {
   const documents = searchDocuments(integrations);
   const byKey = new Map<string, SearchDocument>(documents.map((document) => [document.key, document]));
@@ -116,11 +107,11 @@ function buildIndex(integrations: readonly SearchableIntegration[]): Built {
   for (const integration of integrations) for (const operation of integration.ops) operations.set(`${integration.id} ${operation.id}`, operation);
   const order = new Map(documents.map((document, index) => [document.key, index]));
 
-  const miniSearch = new MiniSearch<SearchDocument>({
+  const miniSearch = buildMiniSearch<SearchDocument>(documents, {
     idField: "key",
-    fields: ["title", "opName", "label", "description", "category"],
+    fields: [...SEARCH_FIELDS],
     tokenize,
-    processTerm: memoized(processTerm),
+    processTerm,
     searchOptions: {
       boost: BOOST,
       fuzzy: fuzziness,
@@ -130,7 +121,6 @@ function buildIndex(integrations: readonly SearchableIntegration[]): Built {
       boostDocument: (key) => (byKey.get(key as string)?.kind === "integration" ? INTEGRATION_BOOST : 1),
     },
   });
-  miniSearch.addAll(documents);
 
   const hit = (key: string, score: number): SearchHit => {
     const document = byKey.get(key) as SearchDocument;
