@@ -74,11 +74,15 @@ export {
   generateReleaseKeys,
   signRelease,
   verifyRelease,
+  parseRelease,
+  verifyParsedRelease,
   releaseMessage,
   RELEASE_CONTEXT,
   MAX_RELEASE_BYTES,
   type VerifyReleaseOptions,
   type VerifiedRelease,
+  type ParseReleaseOptions,
+  type ParsedRelease,
 } from "./release.js";
 export {
   checkReleaseDocument,

@@ -5,7 +5,7 @@ import { fromBase64Url } from "./base64url.js";
 import type { KeyPair } from "./keys.js";
 import type { ReleaseBody } from "./release-document.js";
 import { ReleaseError, type ReleaseErrorCode } from "./release-error.js";
-import { generateReleaseKeys, releaseMessage, signRelease, verifyRelease } from "./release.js";
+import { generateReleaseKeys, type ParsedRelease, parseRelease, releaseMessage, signRelease, verifyParsedRelease, verifyRelease } from "./release.js";
 import { ready } from "./sodium.js";
 
 const HASH = "a".repeat(64);
@@ -129,5 +129,45 @@ describe("verifyRelease", () => {
     expect(refusedWith(() => verifyRelease(huge, { trustedKeys: [releaseKey.publicKey] }))).toBe("too_large");
     const text = signRelease(body(), [releaseKey]);
     expect(refusedWith(() => verifyRelease(text, { trustedKeys: [releaseKey.publicKey], maxBytes: 100 }))).toBe("too_large");
+  });
+});
+
+describe("parseRelease and verifyParsedRelease: read once, verify later", () => {
+  it("verifies what verifyRelease verifies, and refuses what it refuses with the same code", () => {
+    const text = signRelease(body(), [releaseKey]);
+    const trustedKeys = [releaseKey.publicKey];
+    const parsed = parseRelease(Buffer.from(text));
+    expect(parsed.document.registry).toEqual(body());
+    expect(verifyParsedRelease(parsed, { trustedKeys }).key).toBe(releaseKey.publicKey);
+    expect(refusedWith(() => verifyParsedRelease(parsed, { trustedKeys: [otherKey.publicKey] }))).toBe("untrusted_key");
+    const tampered = JSON.parse(text);
+    tampered.registry.sequence = 3;
+    expect(refusedWith(() => verifyParsedRelease(parseRelease(JSON.stringify(tampered)), { trustedKeys }))).toBe("bad_signature");
+    expect(refusedWith(() => parseRelease(text.slice(0, 40)))).toBe("malformed");
+    expect(refusedWith(() => parseRelease(text, { maxBytes: 10 }))).toBe("too_large");
+  });
+
+  it("checks the signature over the canonical form of the registry, whatever the document's own spelling", () => {
+    const registry = body({ integrations: [{ id: "demo", errors: { codes: { "7003": "a", "971": "b" } }, name: "Démo ✓ \u2028" }] });
+    const document = JSON.parse(signRelease(registry, [releaseKey]));
+    // Pretty-printed, keys in another order, non-ASCII escaped: not canonical, yet the same registry signed.
+    const respelled = JSON.stringify({ signatures: document.signatures, registry: { ...document.registry } }, null, 2).replace("Démo", "D\\u00e9mo");
+    expect(respelled).not.toBe(signRelease(registry, [releaseKey]));
+    const trustedKeys = [releaseKey.publicKey];
+    expect(verifyParsedRelease(parseRelease(Buffer.from(respelled)), { trustedKeys }).registry).toEqual(registry);
+    expect(verifyRelease(respelled, { trustedKeys }).registry).toEqual(registry);
+    // The same spelling with one value changed is refused.
+    expect(refusedWith(() => verifyRelease(respelled.replace('"a"', '"A"'), { trustedKeys }))).toBe("bad_signature");
+  });
+
+  it("verifies only a release parseRelease read: a look-alike object carrying its own document is refused", () => {
+    const parsed = parseRelease(signRelease(body(), [releaseKey]));
+    const forged = { document: { ...parsed.document, registry: body({ sequence: 50 }) } } as unknown as ParsedRelease;
+    expect(refusedWith(() => verifyParsedRelease(forged, { trustedKeys: [releaseKey.publicKey] }))).toBe("malformed");
+    // What it read is frozen: the registry that verifies is the one its message was made from.
+    expect(Object.isFrozen(parsed.document.registry.integrations[0])).toBe(true);
+    expect(() => {
+      (parsed.document.registry as { sequence: number }).sequence = 50;
+    }).toThrow(TypeError);
   });
 });

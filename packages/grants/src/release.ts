@@ -1,4 +1,5 @@
-import { canonicalJson } from "@eleven-integrations/schema";
+import { canonicalText } from "./canonical-text.js";
+import { deepFreeze } from "./deep-freeze.js";
 import { decodeKey, fromBase64Url, isBase64UrlOf, toBase64Url } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
 import type { KeyPair } from "./keys.js";
@@ -26,8 +27,10 @@ export function generateReleaseKeys(): KeyPair {
  * UTF-8 of the RFC 8785 canonical JSON of `registry` (n bytes).
  */
 export function releaseMessage(registry: ReleaseBody): Uint8Array {
-  return signedMessage([RELEASE_CONTEXT_BYTES, utf8(canonicalJson(registry))]);
+  return signedMessage([RELEASE_CONTEXT_BYTES, encoder.encode(canonicalText(registry))]);
 }
+
+const encoder = new TextEncoder();
 
 function signingKey(signer: KeyPair): Uint8Array {
   const publicKey = decodeKey(signer.publicKey, 32, "release public key");
@@ -52,14 +55,17 @@ export function signRelease(registry: ReleaseBody, signers: readonly KeyPair[]):
     key: signer.publicKey,
     signature: toBase64Url(lib().crypto_sign_detached(message, signingKey(signer))),
   }));
-  return `${canonicalJson(checkReleaseDocument({ registry, signatures }))}\n`;
+  return `${canonicalText(checkReleaseDocument({ registry, signatures }))}\n`;
 }
 
-export interface VerifyReleaseOptions {
-  /** Ed25519 public keys (unpadded base64url) of the release keys trusted to sign; a key carried in the document is never trusted by itself. */
-  trustedKeys: readonly string[];
+export interface ParseReleaseOptions {
   /** Refused (`too_large`) before parsing when longer; default {@link MAX_RELEASE_BYTES}. */
   maxBytes?: number;
+}
+
+export interface VerifyReleaseOptions extends ParseReleaseOptions {
+  /** Ed25519 public keys (unpadded base64url) of the release keys trusted to sign; a key carried in the document is never trusted by itself. */
+  trustedKeys: readonly string[];
 }
 
 export interface VerifiedRelease {
@@ -73,13 +79,24 @@ export interface VerifiedRelease {
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Checks a release document: at most `maxBytes`, UTF-8 JSON of exactly the
- * release shape, and signed by at least one trusted key (signatures by other
- * keys are ignored; one trusted signature that verifies is enough). Throws
- * `ReleaseError` (`too_large`, `malformed`, `untrusted_key`, `bad_signature`).
- * Whether the manifests load and `hash` is theirs is the loader's to check.
+ * A release document read once by {@link parseRelease}: checked for size, UTF-8, JSON
+ * and shape, and frozen, so a caller that also loads its manifests need not read it
+ * again before {@link verifyParsedRelease} checks its signatures.
  */
-export function verifyRelease(input: string | Uint8Array, options: VerifyReleaseOptions): VerifiedRelease {
+export interface ParsedRelease {
+  readonly document: ReleaseDocument;
+}
+
+/** Every release `parseRelease` read: only those verify. */
+const parsedReleases = new WeakSet<ParsedRelease>();
+
+/**
+ * Reads a release document (size, UTF-8, JSON, the release shape) without checking
+ * its signatures: hand it to {@link verifyParsedRelease}, which a caller that also
+ * loads the manifests does once libsodium is ready, without reading the document again.
+ * Throws `ReleaseError` (`too_large`, `malformed`).
+ */
+export function parseRelease(input: string | Uint8Array, options: ParseReleaseOptions = {}): ParsedRelease {
   const maxBytes = options.maxBytes ?? MAX_RELEASE_BYTES;
   const size = typeof input === "string" ? Buffer.byteLength(input, "utf8") : input.byteLength;
   if (size > maxBytes) throw new ReleaseError("too_large", `the release is ${size} bytes, over the limit of ${maxBytes}`);
@@ -95,7 +112,20 @@ export function verifyRelease(input: string | Uint8Array, options: VerifyRelease
   } catch (error) {
     throw new ReleaseError("malformed", `the release is not JSON (${(error as Error).message}); a truncated file looks like this`);
   }
-  const document = checkReleaseDocument(parsed);
+  // Frozen (the loader, adopting the manifests, freezes them anyway): nothing can change it between reading and verifying.
+  const release: ParsedRelease = Object.freeze({ document: deepFreeze(checkReleaseDocument(parsed)) });
+  parsedReleases.add(release);
+  return release;
+}
+
+/**
+ * Checks that a release read by {@link parseRelease} is signed by at least one
+ * trusted key (signatures by other keys are ignored; one trusted signature that
+ * verifies is enough). Throws `ReleaseError` (`untrusted_key`, `bad_signature`).
+ */
+export function verifyParsedRelease(release: ParsedRelease, options: Pick<VerifyReleaseOptions, "trustedKeys">): VerifiedRelease {
+  if (!parsedReleases.has(release)) throw new ReleaseError("malformed", "not a release read by parseRelease");
+  const { document } = release;
   const trusted = new Set(options.trustedKeys.filter((key) => isBase64UrlOf(key, 32)));
   const candidates = document.signatures.filter((entry) => trusted.has(entry.key));
   if (candidates.length === 0) throw new ReleaseError("untrusted_key", "no signature by a trusted release key");
@@ -106,4 +136,16 @@ export function verifyRelease(input: string | Uint8Array, options: VerifyRelease
     }
   }
   throw new ReleaseError("bad_signature", "the signature by a trusted release key does not verify: the release was changed after signing");
+}
+
+/**
+ * Checks a release document: at most `maxBytes`, UTF-8 JSON of exactly the
+ * release shape, and signed by at least one trusted key (signatures by other
+ * keys are ignored; one trusted signature that verifies is enough). Throws
+ * `ReleaseError` (`too_large`, `malformed`, `untrusted_key`, `bad_signature`).
+ * Whether the manifests load and `hash` is theirs is the loader's to check. The
+ * document it answers is frozen.
+ */
+export function verifyRelease(input: string | Uint8Array, options: VerifyReleaseOptions): VerifiedRelease {
+  return verifyParsedRelease(parseRelease(input, options), options);
 }
