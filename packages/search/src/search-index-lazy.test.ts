@@ -35,4 +35,18 @@ describe("the index is built by the first search, once", () => {
       expect(createSearchIndex(integrations).search(query, { limit: 50 })).toEqual(warm.search(query, { limit: 50 }));
     }
   });
+
+  it("builds once when asked to, before any search", () => {
+    const built = vi.spyOn(MiniSearch, "loadJS");
+    try {
+      const index = createSearchIndex(integrations);
+      index.build();
+      expect(built).toHaveBeenCalledTimes(1);
+      index.build();
+      expect(index.search("create issue github", { limit: 1 })[0]).toMatchObject({ integration: "github", op: "issues.create" });
+      expect(built).toHaveBeenCalledTimes(1);
+    } finally {
+      built.mockRestore();
+    }
+  });
 });

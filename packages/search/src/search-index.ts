@@ -53,6 +53,8 @@ export interface SearchIndex {
   categories(): [string, number][];
   /** How many documents (integrations plus ops) are indexed. */
   readonly size: number;
+  /** Builds the index now, once, rather than on the first search: for a server whose readiness includes it. */
+  build(): void;
 }
 
 const splitOnSpace = (text: string): string[] => text.split(" ");
@@ -81,7 +83,7 @@ export const SEARCH_FIELDS = ["title", "opName", "label", "description", "catego
  * `/v1/search` and `integrations search`.
  */
 export function createSearchIndex(integrations: readonly SearchableIntegration[]): SearchIndex {
-  // Built on the first search, not here: a server is ready without it, and the first query still sees every document.
+  // Built on the first search (or build()), not here: a command that never searches pays nothing for it.
   let built: Built | undefined;
   const index = () => (built ??= buildIndex(integrations));
   return {
@@ -89,6 +91,7 @@ export function createSearchIndex(integrations: readonly SearchableIntegration[]
       return integrations.reduce((count, integration) => count + 1 + integration.ops.length, 0);
     },
     search: (query, options) => index().search(query, options),
+    build: () => void index(),
     categories() {
       const counts = new Map<string, number>();
       for (const integration of integrations) counts.set(integration.category, (counts.get(integration.category) ?? 0) + 1);
