@@ -27,6 +27,8 @@ export interface CatalogSearch {
   /** The categories with their integration counts, sorted. */
   categories(): [string, number][];
   search(query: CatalogSearchQuery): CatalogSearchAnswer;
+  /** Builds the index now (the broker's readiness includes it) rather than on the first search. */
+  build(): void;
 }
 
 const SEARCH_PARAMETERS = new Set(["q", "category", "access", "limit"]);
@@ -38,6 +40,7 @@ export function createCatalogSearch(catalog: ServedCatalog): CatalogSearch {
   const availability = new Map(catalog.integrations.map((entry) => [entry.id, entry.oauth_available]));
   return {
     categories: () => index.categories(),
+    build: () => index.build(),
     search(query) {
       const hits = index.search(query.q, { category: query.category ?? undefined, access: query.access ?? undefined, limit: query.limit });
       const results = hits.map((hit): ServedSearchHit => {

@@ -78,7 +78,7 @@ describe("GET /registry.signed", () => {
       }
       throw new Error("expected a BrokerConfigError");
     };
-    expect(refused({ registry: undefined, release: signed.slice(0, 100) })).toMatch(/release: is not JSON/);
+    expect(refused({ registry: undefined, release: signed.slice(0, 100) })).toMatch(/release: is not a registry release: the release is not JSON/);
     const bad = body(threeManifests);
     (bad.integrations[0] as { ops: unknown[] }).ops = [];
     expect(refused({ registry: undefined, release: signRelease(bad, [releaseKey]) })).toMatch(/release: noapp\.json: ops/);

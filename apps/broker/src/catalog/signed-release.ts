@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { checkReleaseDocument, ReleaseError, verifyRelease } from "@eleven-integrations/grants";
+import { parseRelease, ReleaseError, verifyParsedRelease, type ParsedRelease } from "@eleven-integrations/grants";
 import { loadRegistryFromRelease, RegistryError, type Registry } from "@eleven-integrations/loader";
 import { BrokerConfigError } from "../config/config.js";
 
@@ -12,6 +12,8 @@ export interface ServedRelease {
   readonly sequence: number;
   /** The registry the release holds: what `GET /registry`, `/registry/:id` and the page serve. */
   readonly registry: Registry;
+  /** The document as read once, for {@link checkReleaseSignature} when the app is ready. */
+  readonly parsed: ParsedRelease;
 }
 
 /**
@@ -22,26 +24,25 @@ export interface ServedRelease {
 export function loadServedRelease(document: string | Uint8Array, previous?: Registry): ServedRelease {
   const body = Buffer.from(typeof document === "string" ? Buffer.from(document, "utf8") : document);
   let registry: Registry;
-  let sequence: number;
+  let parsed: ParsedRelease;
   try {
-    const release = checkReleaseDocument(JSON.parse(body.toString("utf8")));
-    sequence = release.registry.sequence;
-    registry = loadRegistryFromRelease(release.registry, { previous });
+    // The broker's own configuration: no size limit but the machine's (sidecars apply theirs).
+    parsed = parseRelease(body, { maxBytes: Number.POSITIVE_INFINITY });
+    registry = loadRegistryFromRelease(parsed.document.registry, { previous });
   } catch (error) {
-    if (error instanceof SyntaxError) throw new BrokerConfigError([{ path: "release", message: "is not JSON (a truncated file?)" }]);
     if (ReleaseError.isInstance(error)) throw new BrokerConfigError([{ path: "release", message: `is not a registry release: ${error.message}` }]);
     if (RegistryError.isInstance(error)) {
       throw new BrokerConfigError(error.issues.map((issue) => ({ path: `release: ${issue.file}: ${issue.path}`, message: issue.message })));
     }
     throw error;
   }
-  return { body, etag: `"${createHash("sha256").update(body).digest("hex")}"`, sequence, registry };
+  return { body, etag: `"${createHash("sha256").update(body).digest("hex")}"`, sequence: parsed.document.registry.sequence, registry, parsed };
 }
 
 /** Refuses (BrokerConfigError) a release that none of `releaseKeys` signed; needs libsodium ready. */
 export function checkReleaseSignature(release: ServedRelease, releaseKeys: readonly string[]): void {
   try {
-    verifyRelease(release.body, { trustedKeys: releaseKeys });
+    verifyParsedRelease(release.parsed, { trustedKeys: releaseKeys });
   } catch (error) {
     if (!ReleaseError.isInstance(error)) throw error;
     throw new BrokerConfigError([{ path: "release", message: `does not verify with releaseKeys (${error.code}): ${error.message}` }]);

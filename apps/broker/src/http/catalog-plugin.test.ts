@@ -16,6 +16,18 @@ function start(overrides: Parameters<typeof testApp>[0] = {}) {
 }
 
 describe("GET /registry", () => {
+  it("serves exactly JSON.stringify of the catalog, each entry the very bytes GET /registry/:id serves", async () => {
+    start();
+    const response = await app.inject({ method: "GET", url: "/registry" });
+    const catalog = response.json();
+    expect(response.body).toBe(JSON.stringify(catalog));
+    for (const entry of catalog.integrations) {
+      const one = await app.inject({ method: "GET", url: `/registry/${entry.id}` });
+      expect(one.body).toBe(JSON.stringify(entry));
+    }
+    expect(response.body).toContain(`"integrations":[${(await app.inject({ method: "GET", url: "/registry/nasty" })).body},`);
+  });
+
   it("serves the catalog with the registry hash, caching headers and one strong ETag", async () => {
     const { config } = start();
     const response = await app.inject({ method: "GET", url: "/registry" });

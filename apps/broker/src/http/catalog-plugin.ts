@@ -3,6 +3,7 @@ import fastifyPlugin from "fastify-plugin";
 import { BROKER_CONTEXT } from "./context.js";
 import { BrokerError } from "./broker-error.js";
 import { servedCatalog, servedEntry } from "../catalog/catalog.js";
+import { catalogBody, utf8Buffer } from "../catalog/catalog-body.js";
 import { CATALOG_PAGE_HEADERS, INTEGRATION_PAGE_HEADERS, renderCatalogPage, renderIntegrationPage } from "../catalog/catalog-page.js";
 import { createCatalogSearch, parseSearchQuery } from "../catalog/catalog-search.js";
 import { queryOf, single } from "./query.js";
@@ -18,26 +19,31 @@ const MAX_FILTER_LENGTH = 200;
 
 /**
  * `GET /registry`, `GET /registry/:id`, `GET /healthz`, the catalog page `GET /` and a page per integration `GET /integrations/:id`.
- * Every registry body is serialised and compressed here, once, when the app is built.
+ * Every registry body is serialised here, once, when the app is built (each entry once: the whole catalog is assembled from
+ * the entries' bytes), and the search index is built, so a ready broker answers its first search at once.
  */
 async function catalogRoutes(app: FastifyInstance): Promise<void> {
   const { registry, oauthApps } = app.broker;
   const { catalog, tag } = servedCatalog(registry, oauthApps);
-  const json = (value: unknown) => Buffer.from(JSON.stringify(value), "utf8");
+  const json = (value: unknown) => utf8Buffer(JSON.stringify(value));
   const contentType = "application/json; charset=utf-8";
   // The catalog is public and holds nothing secret, so every web client may read it.
   const headers = { "access-control-allow-origin": "*", "x-content-type-options": "nosniff" };
-  const whole = createRepresentation({ body: json(catalog), contentType, tag, cacheControl: REGISTRY_CACHE_CONTROL, headers });
   const byId = new Map<string, Representation>();
+  const entryBodies: Buffer[] = [];
   for (const entry of registry.catalog().integrations) {
     const served = servedEntry(entry, oauthApps);
-    byId.set(entry.id, createRepresentation({ body: json(served.entry), contentType, tag: served.tag, cacheControl: REGISTRY_CACHE_CONTROL, headers }));
+    const body = json(served.entry);
+    entryBodies.push(body);
+    byId.set(entry.id, createRepresentation({ body, contentType, tag: served.tag, cacheControl: REGISTRY_CACHE_CONTROL, headers }));
   }
+  const whole = createRepresentation({ body: catalogBody(catalog, entryBodies), contentType, tag, cacheControl: REGISTRY_CACHE_CONTROL, headers });
 
   app.get("/registry", (request, reply) => sendRepresentation(request, reply, whole));
 
   // Declared before `/registry/:id`'s lookup can see it: a static route wins in fastify, so an integration with the id "search" is not served by id.
   const search = createCatalogSearch(catalog);
+  search.build();
   app.get("/registry/search", (request, reply) => {
     const answer = search.search(parseSearchQuery(queryOf(request.url)));
     return reply.headers(headers).header("content-type", contentType).header("cache-control", SEARCH_CACHE_CONTROL).send(json(answer));
@@ -74,11 +80,18 @@ async function catalogRoutes(app: FastifyInstance): Promise<void> {
       .send(renderCatalogPage(catalog, search, filter));
   });
 
-  // Each integration's page is rendered once, here: it depends only on the catalog this app serves.
-  const pages = new Map(catalog.integrations.map((entry) => [entry.id, renderIntegrationPage(entry)]));
+  // Each integration's page is rendered once, when first asked for: it depends only on the catalog this app serves.
+  const entries = new Map(catalog.integrations.map((entry) => [entry.id, entry]));
+  const pages = new Map<string, string>();
   app.get<{ Params: { id: string } }>("/integrations/:id", (request, reply) => {
-    const page = pages.get(request.params.id);
-    if (page === undefined) throw new BrokerError("unknown_integration", "no integration with this id in the registry");
+    const { id } = request.params;
+    let page = pages.get(id);
+    if (page === undefined) {
+      const entry = entries.get(id);
+      if (entry === undefined) throw new BrokerError("unknown_integration", "no integration with this id in the registry");
+      page = renderIntegrationPage(entry);
+      pages.set(id, page);
+    }
     return reply.headers(INTEGRATION_PAGE_HEADERS).header("cache-control", PAGE_CACHE_CONTROL).send(page);
   });
 }
