@@ -1,7 +1,8 @@
 import { canonicalJson } from "@eleven-integrations/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalText } from "./canonical-text.js";
+import { canonicalParts, canonicalText } from "./canonical-text.js";
+import { utf8OfParts } from "./text-bytes.js";
 
 /** `canonicalJson`'s answer, or the class of what it threw. */
 function outcome(serialise: (value: unknown) => string, value: unknown): string {
@@ -61,8 +62,28 @@ describe("canonicalText: canonicalJson's text, made by JSON.stringify where the 
       fc.property(fc.jsonValue(), (value) => {
         same(value);
         same(JSON.parse(canonicalJson(value)));
+        const parts = canonicalParts(value);
+        expect(parts.join("")).toBe(canonicalJson(value));
+        expect(Buffer.from(utf8OfParts(parts)).equals(Buffer.from(canonicalJson(value), "utf8"))).toBe(true);
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("gives pieces whose UTF-8, written piece by piece, is the canonical text's", () => {
+    const value = JSON.parse(
+      canonicalJson({
+        b: [
+          { z: 1, a: "“é”" },
+          { "10": 1, "9": 2 },
+        ],
+        a: "😀\u2028",
+        c: { y: [true, null, -0.5] },
+      }),
+    );
+    const parts = canonicalParts(value);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.join("")).toBe(canonicalJson(value));
+    expect(Buffer.from(utf8OfParts(parts)).equals(Buffer.from(canonicalJson(value), "utf8"))).toBe(true);
   });
 });

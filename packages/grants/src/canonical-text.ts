@@ -11,72 +11,93 @@ import { canonicalJson } from "@eleven-integrations/schema";
  * `canonicalJson` itself, which also throws its errors. A test compares both.
  */
 export function canonicalText(value: unknown): string {
-  return canonicalUnlessStringifiable(value) ?? JSON.stringify(value);
+  return canonicalParts(value).join("");
+}
+
+/**
+ * {@link canonicalText} as the pieces it is made of, in order: for a large value, such
+ * as a release's thousand manifests, encoding each piece where it goes costs a fraction
+ * of joining them into one string first.
+ */
+export function canonicalParts(value: unknown): string[] {
+  return partsUnlessStringifiable(value) ?? [JSON.stringify(value)];
 }
 
 /**
  * null when `JSON.stringify(value)` is already its canonical text; otherwise the
- * canonical text. Each node is visited once: a parent that has to sort writes each
- * stringifiable child with `JSON.stringify` and takes the others' text as made.
+ * canonical text's pieces. Each node is visited once: a parent that has to sort writes
+ * each stringifiable child with `JSON.stringify` and takes the others' pieces as made.
  */
-function canonicalUnlessStringifiable(value: unknown): string | null {
+function partsUnlessStringifiable(value: unknown): string[] | null {
   if (value === null) return null;
   switch (typeof value) {
     case "string":
     case "boolean":
       return null;
     case "number":
-      return Number.isFinite(value) ? null : canonicalJson(value);
+      return Number.isFinite(value) ? null : [canonicalJson(value)];
     case "object":
-      return Array.isArray(value) ? arrayText(value) : objectText(value as Record<string, unknown>);
+      return Array.isArray(value) ? arrayParts(value) : objectParts(value as Record<string, unknown>);
     default:
-      return canonicalJson(value);
+      return [canonicalJson(value)];
   }
 }
 
-function arrayText(array: readonly unknown[]): string | null {
-  let texts: (string | null)[] | undefined;
+function arrayParts(array: readonly unknown[]): string[] | null {
+  let children: (string[] | null)[] | undefined;
   for (let index = 0; index < array.length; index += 1) {
-    const text = canonicalUnlessStringifiable(array[index]);
-    if (text !== null) {
-      texts ??= new Array<string | null>(array.length).fill(null);
-      texts[index] = text;
+    const parts = partsUnlessStringifiable(array[index]);
+    if (parts !== null) {
+      children ??= new Array<string[] | null>(array.length).fill(null);
+      children[index] = parts;
     }
   }
-  if (texts === undefined && !hasToJson(array)) return null;
-  let out = "[";
+  if (children === undefined && !hasToJson(array)) return null;
+  const out = ["["];
   for (let index = 0; index < array.length; index += 1) {
-    out += (index === 0 ? "" : ",") + (texts?.[index] ?? JSON.stringify(array[index]));
+    if (index > 0) out.push(",");
+    append(out, children?.[index], array[index]);
   }
-  return `${out}]`;
+  out.push("]");
+  return out;
 }
 
-function objectText(record: Record<string, unknown>): string | null {
+function objectParts(record: Record<string, unknown>): string[] | null {
   const keys = Object.keys(record);
   const prototype: unknown = Object.getPrototypeOf(record);
   let sorted = (prototype === Object.prototype || prototype === null) && !hasToJson(record);
-  let texts: (string | null)[] | undefined;
+  let children: (string[] | null)[] | undefined;
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index] as string;
     if (index > 0 && !((keys[index - 1] as string) < key)) sorted = false;
     const item = record[key];
     // An undefined property is left out by both serialisations.
-    const text = item === undefined ? null : canonicalUnlessStringifiable(item);
-    if (text !== null) {
-      texts ??= new Array<string | null>(keys.length).fill(null);
-      texts[index] = text;
+    const parts = item === undefined ? null : partsUnlessStringifiable(item);
+    if (parts !== null) {
+      children ??= new Array<string[] | null>(keys.length).fill(null);
+      children[index] = parts;
     }
   }
-  if (sorted && texts === undefined) return null;
+  if (sorted && children === undefined) return null;
   const order = keys.map((_, index) => index);
   if (!sorted) order.sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1));
-  let out = "{";
+  const out = ["{"];
+  let first = true;
   for (const index of order) {
     const item = record[keys[index] as string];
     if (item === undefined) continue;
-    out += `${out.length === 1 ? "" : ","}${JSON.stringify(keys[index])}:${texts?.[index] ?? JSON.stringify(item)}`;
+    out.push(`${first ? "" : ","}${JSON.stringify(keys[index])}:`);
+    first = false;
+    append(out, children?.[index], item);
   }
-  return `${out}}`;
+  out.push("}");
+  return out;
+}
+
+/** A child's pieces, or its `JSON.stringify` when it had none (it is stringifiable). */
+function append(out: string[], parts: string[] | null | undefined, item: unknown): void {
+  if (parts === null || parts === undefined) out.push(JSON.stringify(item));
+  else for (const part of parts) out.push(part);
 }
 
 /** `JSON.stringify` calls a `toJSON` method; `canonicalJson` does not. */

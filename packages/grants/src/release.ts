@@ -1,4 +1,4 @@
-import { canonicalText } from "./canonical-text.js";
+import { canonicalParts, canonicalText } from "./canonical-text.js";
 import { deepFreeze } from "./deep-freeze.js";
 import { decodeKey, fromBase64Url, isBase64UrlOf, toBase64Url } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
@@ -7,7 +7,7 @@ import { checkReleaseBody, checkReleaseDocument, type ReleaseBody, type ReleaseD
 import { ReleaseError } from "./release-error.js";
 import { signedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
-import { utf8 } from "./text-bytes.js";
+import { utf8, utf8OfParts } from "./text-bytes.js";
 
 /** Domain-separation context of a registry release signature. */
 export const RELEASE_CONTEXT = "eleven.registry.v1";
@@ -27,10 +27,8 @@ export function generateReleaseKeys(): KeyPair {
  * UTF-8 of the RFC 8785 canonical JSON of `registry` (n bytes).
  */
 export function releaseMessage(registry: ReleaseBody): Uint8Array {
-  return signedMessage([RELEASE_CONTEXT_BYTES, encoder.encode(canonicalText(registry))]);
+  return signedMessage([RELEASE_CONTEXT_BYTES, utf8OfParts(canonicalParts(registry))]);
 }
-
-const encoder = new TextEncoder();
 
 function signingKey(signer: KeyPair): Uint8Array {
   const publicKey = decodeKey(signer.publicKey, 32, "release public key");

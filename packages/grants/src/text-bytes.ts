@@ -41,3 +41,22 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   for (let index = 0; index < a.length; index++) difference |= (a[index] as number) ^ (b[index] as number);
   return difference === 0;
 }
+
+/** The UTF-8 of `parts` joined, each part encoded where it goes: no joined string is made (for megabytes of text in pieces). */
+export function utf8OfParts(parts: readonly string[]): Uint8Array {
+  const lengths = new Array<number>(parts.length);
+  let total = 0;
+  for (let index = 0; index < parts.length; index++) {
+    const length = Buffer.byteLength(parts[index] as string, "utf8");
+    lengths[index] = length;
+    total += length;
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (let index = 0; index < parts.length; index++) {
+    const end = offset + (lengths[index] as number);
+    encoder.encodeInto(parts[index] as string, bytes.subarray(offset, end));
+    offset = end;
+  }
+  return bytes;
+}
