@@ -1,4 +1,4 @@
-import type { Manifest } from "@eleven-integrations/schema";
+import type { Manifest, Operation } from "@eleven-integrations/schema";
 
 /** What the index needs of a manifest (a catalog entry or a loaded manifest both fit). */
 export type SearchableIntegration = Pick<Manifest, "id" | "name" | "category" | "auth" | "ops">;
@@ -18,6 +18,12 @@ export interface SearchDocument {
   /** For an op: its arg names and descriptions and its confirm template; for an integration: its op labels. */
   description: string;
   category: string;
+  /** The integration this document is, or whose op it is. */
+  source: SearchableIntegration;
+  /** The op, for an op's document. */
+  operation: Operation | undefined;
+  /** Its place in registry order (integrations sorted by id, each followed by its ops): ties in score keep it. */
+  position: number;
 }
 
 /** Every integration, then each of its ops, as documents for the index. */
@@ -35,6 +41,9 @@ export function searchDocuments(integrations: readonly SearchableIntegration[]):
       label: "",
       description: integration.ops.map((operation) => operation.label).join(" "),
       category: integration.category,
+      source: integration,
+      operation: undefined,
+      position: documents.length,
     });
     for (const operation of integration.ops) {
       const args = Object.entries(operation.args ?? {}).map(([name, arg]) => `${name} ${arg.description ?? ""}`);
@@ -48,6 +57,9 @@ export function searchDocuments(integrations: readonly SearchableIntegration[]):
         label: operation.label,
         description: [...args, operation.confirm ?? ""].join(" "),
         category: integration.category,
+        source: integration,
+        operation,
+        position: documents.length,
       });
     }
   }

@@ -104,11 +104,8 @@ type Built = Pick<SearchIndex, "search">;
 
 function buildIndex(integrations: readonly SearchableIntegration[]): Built {
   const documents = searchDocuments(integrations);
-  const byKey = new Map<string, SearchDocument>(documents.map((document) => [document.key, document]));
-  const manifests = new Map(integrations.map((integration) => [integration.id, integration]));
-  const operations = new Map<string, Operation>();
-  for (const integration of integrations) for (const operation of integration.ops) operations.set(`${integration.id} ${operation.id}`, operation);
-  const order = new Map(documents.map((document, index) => [document.key, index]));
+  const byKey = new Map<string, SearchDocument>();
+  for (const document of documents) byKey.set(document.key, document);
 
   const miniSearch = buildMiniSearch<SearchDocument>(documents, {
     idField: "key",
@@ -127,7 +124,7 @@ function buildIndex(integrations: readonly SearchableIntegration[]): Built {
 
   const hit = (key: string, score: number): SearchHit => {
     const document = byKey.get(key) as SearchDocument;
-    const integration = manifests.get(document.integration) as SearchableIntegration;
+    const integration = document.source;
     const rounded = Math.round(score * 1000) / 1000;
     if (document.kind === "integration") {
       return {
@@ -139,7 +136,7 @@ function buildIndex(integrations: readonly SearchableIntegration[]): Built {
         score: rounded,
       };
     }
-    const operation = operations.get(key) as Operation;
+    const operation = document.operation as Operation;
     return {
       kind: "op",
       integration: integration.id,
@@ -163,8 +160,8 @@ function buildIndex(integrations: readonly SearchableIntegration[]): Built {
       if (options.category !== undefined && document.category !== options.category) return false;
       if (allowed !== undefined && !allowed.has(document.integration)) return false;
       if (options.access !== undefined) {
-        if (document.kind === "op") return operations.get(key)?.access === options.access;
-        return manifests.get(document.integration)?.ops.some((operation) => operation.access === options.access) === true;
+        if (document.kind === "op") return document.operation?.access === options.access;
+        return document.source.ops.some((operation) => operation.access === options.access);
       }
       return true;
     };
@@ -187,7 +184,8 @@ function buildIndex(integrations: readonly SearchableIntegration[]): Built {
         processTerm: asIs,
         filter: (result) => accept(result.id as string),
       });
-      results.sort((a, b) => b.score - a.score || (order.get(a.id as string) ?? 0) - (order.get(b.id as string) ?? 0));
+      const position = (result: SearchResult) => byKey.get(result.id as string)?.position ?? 0;
+      results.sort((a, b) => b.score - a.score || position(a) - position(b));
       return results.slice(0, limit).map((result) => hit(result.id as string, result.score));
     },
   };
