@@ -1,5 +1,5 @@
+import { deepFreeze } from "@eleven-integrations/schema";
 import { canonicalParts, canonicalText } from "./canonical-text.js";
-import { deepFreeze } from "./deep-freeze.js";
 import { decodeKey, fromBase64Url, isBase64UrlOf, toBase64Url } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
 import type { KeyPair } from "./keys.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalJson, type Manifest } from "@eleven-integrations/schema";
+import { canonicalJson, type Manifest, deepFreeze } from "@eleven-integrations/schema";
 import type { CatalogEntry } from "./catalog.js";
 import { compileBase } from "./compile-base.js";
 import { compileOperation, type CompiledOperation } from "./compiled-operation.js";
@@ -85,22 +85,4 @@ function compileOperations(manifest: Manifest): Map<string, CompiledOperation> {
   const errors = manifest.errors === undefined ? undefined : compileProviderErrors(manifest.errors);
   const base = compileBase(manifest.auth);
   return new Map(manifest.ops.map((op) => [op.id, compileOperation(manifest, op, errors, base)]));
-}
-
-/** Freezes JSON data in place, children first; strings and numbers are left alone without a call. */
-export function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) {
-      const item: unknown = value[index];
-      if (typeof item === "object" && item !== null) deepFreeze(item);
-    }
-  } else {
-    const record = value as Record<string, unknown>;
-    for (const key in record) {
-      const item = record[key];
-      if (typeof item === "object" && item !== null) deepFreeze(item);
-    }
-  }
-  return Object.freeze(value);
 }

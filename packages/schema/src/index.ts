@@ -45,6 +45,7 @@ export { parseManifest, formatJsonPath, type ManifestIssue, type ParseManifestRe
 export { parsePathTemplate, type PathTemplate, type PathSegment, type QueryPair } from "./path-template.js";
 export { splitTemplate, placeholderNames, PLACEHOLDER, type TemplatePart } from "./placeholders.js";
 export { canonicalJson } from "./canonical-json.js";
+export { deepFreeze } from "./deep-freeze.js";
 export { EXECUTOR_OWNED_HEADERS } from "./headers.js";
 export { manifestJsonSchema, MANIFEST_SCHEMA_ID } from "./json-schema.js";
 export { plainTextProblem } from "./plain-text.js";
