@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { deepFreeze } from "@eleven-integrations/schema";
 import { canonicalParts, canonicalText } from "./canonical-text.js";
 import { decodeKey, fromBase64Url, isBase64UrlOf, toBase64Url } from "./base64url.js";
@@ -5,6 +6,7 @@ import { GrantError } from "./grant-error.js";
 import type { KeyPair } from "./keys.js";
 import { checkReleaseBody, checkReleaseDocument, type ReleaseBody, type ReleaseDocument, type ReleaseSignature } from "./release-document.js";
 import { ReleaseError } from "./release-error.js";
+import { readLaidOutRelease } from "./release-layout.js";
 import { signedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
 import { utf8, utf8OfParts } from "./text-bytes.js";
@@ -70,11 +72,28 @@ export interface VerifiedRelease {
   document: ReleaseDocument;
   /** `document.registry`: signed by `key`; its manifests still need loading. */
   registry: ReleaseBody;
+  /** {@link ParsedRelease.registryText}. */
+  registryText: string | undefined;
   /** The trusted key whose signature verified. */
   key: string;
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** The text of UTF-8 bytes (a leading byte order mark dropped, as TextDecoder does); `malformed` when they are not UTF-8. */
+function decodeUtf8(input: Uint8Array): string {
+  const buffer = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  // isUtf8 and toString are several times faster than a fatal TextDecoder on a release of megabytes.
+  if (typeof isUtf8 === "function") {
+    if (!isUtf8(buffer)) throw new ReleaseError("malformed", "the release is not UTF-8 text");
+    return buffer.toString("utf8", buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0);
+  }
+  try {
+    return decoder.decode(input);
+  } catch {
+    throw new ReleaseError("malformed", "the release is not UTF-8 text");
+  }
+}
 
 /**
  * A release document read once by {@link parseRelease}: checked for size, UTF-8, JSON
@@ -83,10 +102,18 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  */
 export interface ParsedRelease {
   readonly document: ReleaseDocument;
+  /**
+   * `document.registry`'s JSON exactly as it stands in the document, when the document is laid
+   * out as {@link signRelease} writes it (`{"registry":…,"signatures":…}`); undefined otherwise.
+   * Once a signature verifies over these very bytes (see {@link verifyParsedRelease}), they are
+   * what the release key signed: the loader takes each manifest's canonical bytes from them
+   * (`loadRegistryFromRelease`'s `text`) instead of writing them again.
+   */
+  readonly registryText: string | undefined;
 }
 
-/** Every release `parseRelease` read: only those verify. */
-const parsedReleases = new WeakSet<ParsedRelease>();
+/** Every release `parseRelease` read, with its registry's bytes as laid out (when they are): only those verify. */
+const parsedReleases = new WeakMap<ParsedRelease, Uint8Array | undefined>();
 
 /**
  * Reads a release document (size, UTF-8, JSON, the release shape) without checking
@@ -98,21 +125,20 @@ export function parseRelease(input: string | Uint8Array, options: ParseReleaseOp
   const maxBytes = options.maxBytes ?? MAX_RELEASE_BYTES;
   const size = typeof input === "string" ? Buffer.byteLength(input, "utf8") : input.byteLength;
   if (size > maxBytes) throw new ReleaseError("too_large", `the release is ${size} bytes, over the limit of ${maxBytes}`);
-  let text: string;
-  try {
-    text = typeof input === "string" ? input : decoder.decode(input);
-  } catch {
-    throw new ReleaseError("malformed", "the release is not UTF-8 text");
-  }
+  const text = typeof input === "string" ? input : decodeUtf8(input);
+  const laidOut = readLaidOutRelease(text, typeof input === "string" ? undefined : input);
   let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new ReleaseError("malformed", `the release is not JSON (${(error as Error).message}); a truncated file looks like this`);
+  if (laidOut !== undefined) parsed = laidOut.document;
+  else {
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new ReleaseError("malformed", `the release is not JSON (${(error as Error).message}); a truncated file looks like this`);
+    }
   }
   // Frozen (the loader, adopting the manifests, freezes them anyway): nothing can change it between reading and verifying.
-  const release: ParsedRelease = Object.freeze({ document: deepFreeze(checkReleaseDocument(parsed)) });
-  parsedReleases.add(release);
+  const release: ParsedRelease = Object.freeze({ document: deepFreeze(checkReleaseDocument(parsed)), registryText: laidOut?.registryText });
+  parsedReleases.set(release, laidOut?.registryBytes);
   return release;
 }
 
@@ -127,13 +153,24 @@ export function verifyParsedRelease(release: ParsedRelease, options: Pick<Verify
   const trusted = new Set(options.trustedKeys.filter((key) => isBase64UrlOf(key, 32)));
   const candidates = document.signatures.filter((entry) => trusted.has(entry.key));
   if (candidates.length === 0) throw new ReleaseError("untrusted_key", "no signature by a trusted release key");
-  const message = releaseMessage(document.registry);
-  for (const candidate of candidates) {
-    if (lib().crypto_sign_verify_detached(fromBase64Url(candidate.signature), message, fromBase64Url(candidate.key))) {
-      return { document, registry: document.registry, key: candidate.key };
-    }
+  // The registry's bytes as laid out are the canonical JSON whenever signRelease wrote the document: tried first, they spare
+  // writing it again. Bytes that verify are what a release key signed, and the document's registry was parsed from them.
+  const laidOut = parsedReleases.get(release);
+  if (laidOut !== undefined) {
+    const key = verifiedBy(candidates, signedMessage([RELEASE_CONTEXT_BYTES, laidOut]));
+    if (key !== undefined) return { document, registry: document.registry, registryText: release.registryText, key };
   }
+  const key = verifiedBy(candidates, releaseMessage(document.registry));
+  // Signed over the canonical JSON but laid out otherwise: the layout's text is not what was signed.
+  if (key !== undefined) return { document, registry: document.registry, registryText: undefined, key };
   throw new ReleaseError("bad_signature", "the signature by a trusted release key does not verify: the release was changed after signing");
+}
+
+function verifiedBy(candidates: readonly ReleaseSignature[], message: Uint8Array): string | undefined {
+  for (const candidate of candidates) {
+    if (lib().crypto_sign_verify_detached(fromBase64Url(candidate.signature), message, fromBase64Url(candidate.key))) return candidate.key;
+  }
+  return undefined;
 }
 
 /**

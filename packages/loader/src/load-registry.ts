@@ -38,6 +38,8 @@ export interface LoadRegistryOptions {
 }
 
 interface Reusable {
+  /** The manifests, sorted by id. */
+  readonly entries: readonly LoadedManifest[];
   /** By content key: made when a reload is first given parsed JSON (hashing every manifest of this registry). */
   byKey(): ReadonlyMap<string, LoadedManifest>;
   readonly byFile: ReadonlyMap<string, LoadedManifest>;
@@ -47,6 +49,11 @@ interface Reusable {
 
 /** What each registry this package built was made of, for a later load's `previous`. */
 const reusable = new WeakMap<Registry, Reusable>();
+
+/** @internal The manifests of a registry this package built, sorted by id (as its hash takes them). */
+export function loadedManifestsOf(registry: Registry): readonly LoadedManifest[] {
+  return reusable.get(registry)?.entries ?? [];
+}
 
 /**
  * Validates every manifest and builds the registry, all or nothing: one problem
@@ -166,6 +173,10 @@ function createRegistry(entries: LoadedManifest[], byFile: Map<string, LoadedMan
       return registryHash();
     },
     manifestHash: (id: string) => byId.get(id)?.hash,
+    manifestJson: (id: string) => {
+      const entry = byId.get(id);
+      return entry === undefined ? undefined : Buffer.from(entry.canonicalBytes);
+    },
     integrations: () => list,
     get: (id: string) => byId.get(id)?.manifest,
     operation: (id: string, opId: string) => byId.get(id)?.operation(opId),
@@ -179,6 +190,7 @@ function createRegistry(entries: LoadedManifest[], byFile: Map<string, LoadedMan
     },
   });
   reusable.set(registry, {
+    entries,
     byKey: () => (byKey ??= new Map(entries.map((entry) => [entry.contentKey, entry]))),
     byFile,
     hashing: () => hashing,

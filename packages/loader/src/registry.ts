@@ -8,6 +8,8 @@ export interface Registry {
   readonly hash: string;
   /** The hash a grant carries for one manifest, or undefined for an unknown id. */
   manifestHash(id: string): string | undefined;
+  /** A copy of the UTF-8 RFC 8785 JSON of the manifest without `$schema` (what `manifestHash` is taken over), or undefined for an unknown id. */
+  manifestJson(id: string): Buffer | undefined;
   /** Every manifest, sorted by id. */
   integrations(): readonly Manifest[];
   get(id: string): Manifest | undefined;

@@ -1,4 +1,4 @@
-import type { ServedCatalog } from "./catalog.js";
+import type { ServedCatalog, ServedCatalogEntry } from "./catalog.js";
 
 /**
  * The bytes of `JSON.stringify(catalog)`, assembled from each entry's own JSON bytes
@@ -13,6 +13,17 @@ export function catalogBody(catalog: ServedCatalog, entryBodies: readonly Buffer
   });
   parts.push(Buffer.from("]}"));
   return Buffer.concat(parts);
+}
+
+/**
+ * The JSON bytes of a served entry, from its manifest's canonical JSON (the registry made it to hash
+ * the manifest): `hash` and `oauth_available` are written after the manifest's own keys, which stay in
+ * RFC 8785 order. The same value as `JSON.stringify(entry)`, without serialising every manifest again.
+ */
+export function entryBody(manifestJson: Buffer, entry: ServedCatalogEntry): Buffer {
+  const oauth = entry.oauth_available === undefined ? "" : `,"oauth_available":${entry.oauth_available}`;
+  // The canonical JSON of an object ends with its closing brace.
+  return Buffer.concat([manifestJson.subarray(0, manifestJson.length - 1), Buffer.from(`,"hash":${JSON.stringify(entry.hash)}${oauth}}`, "latin1")]);
 }
 
 const encoder = new TextEncoder();

@@ -28,7 +28,7 @@ export function loadServedRelease(document: string | Uint8Array, previous?: Regi
   try {
     // The broker's own configuration: no size limit but the machine's (sidecars apply theirs).
     parsed = parseRelease(body, { maxBytes: Number.POSITIVE_INFINITY });
-    registry = loadRegistryFromRelease(parsed.document.registry, { previous });
+    registry = loadRegistryFromRelease({ ...parsed.document.registry, text: parsed.registryText }, { previous });
   } catch (error) {
     if (ReleaseError.isInstance(error)) throw new BrokerConfigError([{ path: "release", message: `is not a registry release: ${error.message}` }]);
     if (RegistryError.isInstance(error)) {

@@ -3,7 +3,7 @@ import fastifyPlugin from "fastify-plugin";
 import { BROKER_CONTEXT } from "./context.js";
 import { BrokerError } from "./broker-error.js";
 import { servedCatalog, servedEntry } from "../catalog/catalog.js";
-import { catalogBody, utf8Buffer } from "../catalog/catalog-body.js";
+import { catalogBody, entryBody, utf8Buffer } from "../catalog/catalog-body.js";
 import { CATALOG_PAGE_HEADERS, INTEGRATION_PAGE_HEADERS, renderCatalogPage, renderIntegrationPage } from "../catalog/catalog-page.js";
 import { createCatalogSearch, parseSearchQuery } from "../catalog/catalog-search.js";
 import { queryOf, single } from "./query.js";
@@ -19,8 +19,8 @@ const MAX_FILTER_LENGTH = 200;
 
 /**
  * `GET /registry`, `GET /registry/:id`, `GET /healthz`, the catalog page `GET /` and a page per integration `GET /integrations/:id`.
- * Every registry body is serialised here, once, when the app is built (each entry once: the whole catalog is assembled from
- * the entries' bytes), and the search index is built, so a ready broker answers its first search at once.
+ * Every registry body is made here, once, when the app is built (each entry from its manifest's canonical JSON, which the
+ * registry made for its hash; the whole catalog from the entries' bytes), and the search index is built, so a ready broker answers its first search at once.
  */
 async function catalogRoutes(app: FastifyInstance): Promise<void> {
   const { registry, oauthApps } = app.broker;
@@ -33,7 +33,7 @@ async function catalogRoutes(app: FastifyInstance): Promise<void> {
   const entryBodies: Buffer[] = [];
   for (const entry of registry.catalog().integrations) {
     const served = servedEntry(entry, oauthApps);
-    const body = json(served.entry);
+    const body = entryBody(registry.manifestJson(entry.id) as Buffer, served.entry);
     entryBodies.push(body);
     byId.set(entry.id, createRepresentation({ body, contentType, tag: served.tag, cacheControl: REGISTRY_CACHE_CONTROL, headers }));
   }

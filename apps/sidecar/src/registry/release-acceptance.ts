@@ -21,8 +21,9 @@ export function acceptRelease(
   options: { keys: readonly string[]; maxBytes: number; running: Registry; info: RegistryInfo; highWater?: HighWater | undefined },
 ): AcceptedRelease | undefined {
   let release: ReleaseBody;
+  let registryText: string | undefined;
   try {
-    release = verifyRelease(bytes, { trustedKeys: options.keys, maxBytes: options.maxBytes }).registry;
+    ({ registry: release, registryText } = verifyRelease(bytes, { trustedKeys: options.keys, maxBytes: options.maxBytes }));
   } catch (error) {
     if (ReleaseError.isInstance(error)) throw new SyncRefusal(error.code, error.message);
     throw error;
@@ -44,7 +45,7 @@ export function acceptRelease(
     );
   }
   try {
-    return { registry: loadRegistryFromRelease(release, { previous: options.running }), release };
+    return { registry: loadRegistryFromRelease({ ...release, text: registryText }, { previous: options.running }), release };
   } catch (error) {
     if (!RegistryError.isInstance(error)) throw error;
     const first = error.issues[0];
