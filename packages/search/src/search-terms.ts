@@ -35,8 +35,17 @@ const STOP_WORDS = new Set([
  * into words like the rest of the text.
  */
 export function tokenize(text: string): string[] {
-  return text.split(/[^\p{L}\p{N}]+/u).filter((token) => token !== "");
+  // In ASCII text, letters and numbers are A-Z, a-z and 0-9: the Unicode-aware split costs half as much again.
+  const tokens = NON_ASCII.test(text) ? text.split(UNICODE_SEPARATORS) : text.split(ASCII_SEPARATORS);
+  // Only a separator at either end leaves an empty token.
+  if (tokens.length > 0 && tokens[tokens.length - 1] === "") tokens.pop();
+  if (tokens.length > 0 && tokens[0] === "") tokens.shift();
+  return tokens;
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_SEPARATORS = /[^A-Za-z0-9]+/;
+const UNICODE_SEPARATORS = /[^\p{L}\p{N}]+/u;
 
 /**
  * One term as it is indexed and searched: lowercase, without accents, a plain
