@@ -1,7 +1,9 @@
+import { utf8 } from "./text-bytes.js";
+
 const HEAD = '{"registry":';
 const SIGNATURES = ',"signatures":';
-const HEAD_BYTES = Buffer.from(HEAD, "latin1");
-const SIGNATURES_BYTES = Buffer.from(SIGNATURES, "latin1");
+const HEAD_BYTES = utf8(HEAD);
+const SIGNATURES_BYTES = utf8(SIGNATURES);
 
 /** A release document read as `signRelease` lays it out, with the registry's own text and bytes. */
 export interface LaidOutRelease {
@@ -41,19 +43,32 @@ export function readLaidOutRelease(text: string, bytes: Uint8Array | undefined):
 }
 
 /**
- * The registry's bytes, cut from the document's own bytes when they are laid out like its text
- * (no byte order mark before the head): an ASCII pattern is found in UTF-8 at the same places as
- * in the text it decodes to, so the last `,"signatures":` of both ends the same registry.
+ * The registry's bytes, cut from the document's own bytes (no copy) when they are laid out like its
+ * text, with no byte order mark before the head: the text is their strict UTF-8 decoding, and an
+ * ASCII pattern is found in UTF-8 at the same places as in the text it decodes to, so the last
+ * `,"signatures":` of both ends the same registry. Otherwise the text is encoded.
  */
 function registryBytesOf(registryText: string, bytes: Uint8Array | undefined): Uint8Array {
-  if (bytes !== undefined) {
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (buffer.subarray(0, HEAD_BYTES.length).equals(HEAD_BYTES)) {
-      const end = buffer.length - (buffer[buffer.length - 1] === 0x0a ? 2 : 1);
-      const split = buffer.lastIndexOf(SIGNATURES_BYTES, end);
-      const registryBytes = split >= HEAD_BYTES.length ? buffer.subarray(HEAD_BYTES.length, split) : undefined;
-      if (registryBytes !== undefined && registryBytes.length === Buffer.byteLength(registryText, "utf8")) return registryBytes;
-    }
+  if (bytes !== undefined && startsWith(bytes, HEAD_BYTES)) {
+    const end = bytes.length - (bytes[bytes.length - 1] === 0x0a ? 2 : 1);
+    const split = lastIndexOf(bytes, SIGNATURES_BYTES, end);
+    if (split >= HEAD_BYTES.length) return bytes.subarray(HEAD_BYTES.length, split);
   }
-  return Buffer.from(registryText, "utf8");
+  return utf8(registryText);
+}
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.length < prefix.length) return false;
+  for (let index = 0; index < prefix.length; index += 1) if (bytes[index] !== prefix[index]) return false;
+  return true;
+}
+
+/** The last place at or before `from` where `pattern` starts in `bytes`, or -1 (searched backwards: the signatures end a release). */
+function lastIndexOf(bytes: Uint8Array, pattern: Uint8Array, from: number): number {
+  for (let start = Math.min(from, bytes.length - pattern.length); start >= 0; start -= 1) {
+    let index = 0;
+    while (index < pattern.length && bytes[start + index] === pattern[index]) index += 1;
+    if (index === pattern.length) return start;
+  }
+  return -1;
 }

@@ -1,4 +1,3 @@
-import { isUtf8 } from "node:buffer";
 import { deepFreeze } from "@eleven-integrations/schema";
 import { canonicalParts, canonicalText } from "./canonical-text.js";
 import { decodeKey, fromBase64Url, isBase64UrlOf, toBase64Url } from "./base64url.js";
@@ -80,14 +79,8 @@ export interface VerifiedRelease {
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** The text of UTF-8 bytes (a leading byte order mark dropped, as TextDecoder does); `malformed` when they are not UTF-8. */
+/** The text of UTF-8 bytes (a leading byte order mark dropped); `malformed` when they are not UTF-8. This package runs in browsers too: no Buffer. */
 function decodeUtf8(input: Uint8Array): string {
-  const buffer = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  // isUtf8 and toString are several times faster than a fatal TextDecoder on a release of megabytes.
-  if (typeof isUtf8 === "function") {
-    if (!isUtf8(buffer)) throw new ReleaseError("malformed", "the release is not UTF-8 text");
-    return buffer.toString("utf8", buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0);
-  }
   try {
     return decoder.decode(input);
   } catch {
