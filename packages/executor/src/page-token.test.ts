@@ -1,7 +1,7 @@
-import { createHash, createHmac } from "node:crypto";
+import crypto, { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "@eleven-integrations/schema";
-import { PageSigner, type PageBinding } from "./page-token.js";
+import { PageSigner, sha256Of, type PageBinding } from "./page-token.js";
 
 /** The token as RFC 2104 HMAC-SHA256 via node's createHmac defines it: the MAC the signer's precomputed states must give. */
 function reference(key: Buffer, binding: PageBinding, cursor: string): string {
@@ -42,7 +42,14 @@ describe("PageSigner's precomputed HMAC states", () => {
     ["a 100-byte key (hashed first, as RFC 2104 says)", Buffer.alloc(100, 3)],
   ])("give createHmac's MAC byte for byte with %s, for every binding and cursor, again and again", (_name, key) => {
     const signer = new PageSigner(key);
-    const bindings = [binding({ sort: "updated" }), binding({ sort: "created", page: "4" }), binding({}), binding({ sort: "updated" }, "issues.list")];
+    const bindings = [
+      binding({ sort: "updated" }),
+      binding({ sort: "created", page: "4" }),
+      binding({}),
+      binding({ sort: "updated" }, "issues.list"),
+      // Longer than the signer's scratch buffer: the inner message gets a buffer of its own.
+      binding({ q: "é".repeat(40) }, `long.${"x".repeat(2100)}`),
+    ];
     for (let round = 0; round < 3; round += 1) {
       for (const [index, each] of bindings.entries()) {
         const cursor = `cursor-${round}-${index}-é`;
@@ -67,6 +74,18 @@ describe("PageSigner's precomputed HMAC states", () => {
     for (let index = 0; index < 600; index += 1) {
       const each = binding({ q: String(index) });
       expect(signer.issue(each, "c")).toBe(reference(key, each, "c"));
+    }
+  });
+});
+
+describe("sha256Of", () => {
+  it("gives createHash's digest with crypto.hash and, on a Node without it, through createHash", () => {
+    const oneShot = (crypto as { hash?: Parameters<typeof sha256Of>[0] }).hash;
+    for (const length of [0, 1, 55, 56, 63, 64, 65, 200, 1000]) {
+      const message = Buffer.alloc(length, length % 251);
+      const expected = createHash("sha256").update(message).digest();
+      expect(sha256Of(undefined)(message)).toEqual(expected);
+      if (oneShot !== undefined) expect(sha256Of(oneShot)(message)).toEqual(expected);
     }
   });
 });

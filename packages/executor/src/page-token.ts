@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual, type Hash } from "node:crypto";
+import crypto, { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { canonicalJson } from "@eleven-integrations/schema";
 
 /** The longest `next_page` handed out: the envelope carries at most 1 KiB. */
@@ -28,11 +28,14 @@ export type OpenPageResult = { readonly ok: true; readonly cursor: string } | { 
  * another op, other args or another manifest version, or changed by one byte, is refused.
  */
 export class PageSigner {
-  /** SHA-256 states after HMAC's padded key blocks (RFC 2104): the key's part of every MAC, done once. */
-  readonly #inner: Hash;
-  readonly #outer: Hash;
-  /** The inner state after the fixed fields of a binding (everything but the cursor), by binding: a paging loop signs the same op and args again and again. */
-  readonly #bound = new Map<string, Hash>();
+  /** HMAC's padded inner key block (RFC 2104, the key XOR ipad): the key's part of every inner message. */
+  readonly #innerBlock: Buffer;
+  /** The outer message: the opad block, then the inner digest of the MAC being made. */
+  readonly #outer: Buffer;
+  /** Where the inner message is put together (key material, so never in Buffer's shared pool); MACs are made synchronously, one at a time. */
+  readonly #scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+  /** The inner block followed by the fixed fields of a binding (everything but the cursor), by binding: a paging loop signs the same op and args again and again. */
+  readonly #bound = new Map<string, Buffer>();
 
   constructor(key?: Uint8Array) {
     if (key !== undefined && key.length < 32) throw new TypeError("pageKey must be at least 32 bytes");
@@ -40,8 +43,12 @@ export class PageSigner {
     if (block.length > SHA256_BLOCK) block = createHash("sha256").update(block).digest();
     const padded = Buffer.alloc(SHA256_BLOCK);
     block.copy(padded);
-    this.#inner = createHash("sha256").update(padded.map((byte) => byte ^ 0x36));
-    this.#outer = createHash("sha256").update(padded.map((byte) => byte ^ 0x5c));
+    this.#innerBlock = Buffer.alloc(SHA256_BLOCK);
+    this.#outer = Buffer.alloc(SHA256_BLOCK + MAC_LENGTH);
+    for (let index = 0; index < SHA256_BLOCK; index += 1) {
+      this.#innerBlock[index] = (padded[index] as number) ^ 0x36;
+      this.#outer[index] = (padded[index] as number) ^ 0x5c;
+    }
     padded.fill(0);
     block.fill(0);
   }
@@ -74,32 +81,47 @@ export class PageSigner {
     return { ok: true, cursor: bytes.toString("utf8") };
   }
 
-  /** HMAC-SHA256 (RFC 2104, the same bytes `createHmac` gives) over the length-prefixed fields and the cursor. */
+  /**
+   * HMAC-SHA256 (RFC 2104, the same bytes `createHmac` gives) over the length-prefixed fields
+   * and the cursor: two one-shot SHA-256s over whole messages, which cost less than copying
+   * saved `Hash` states (each copy a new stream object).
+   */
   #mac(binding: PageBinding, cursor: Buffer): Buffer {
-    const inner = this.#fixed(binding).copy().update(lengthPrefixed(cursor)).digest();
-    return this.#outer.copy().update(inner).digest();
+    const fixed = this.#fixed(binding);
+    const length = fixed.length + 4 + cursor.length;
+    const inner = length <= this.#scratch.length ? this.#scratch.subarray(0, length) : Buffer.allocUnsafeSlow(length);
+    fixed.copy(inner, 0);
+    inner.writeUInt32BE(cursor.length, fixed.length);
+    cursor.copy(inner, fixed.length + 4);
+    sha256(inner).copy(this.#outer, SHA256_BLOCK);
+    return sha256(this.#outer);
   }
 
-  #fixed(binding: PageBinding): Hash {
+  #fixed(binding: PageBinding): Buffer {
     // Ids and the hex hash hold no newline, and the args are last: the key is unambiguous.
     const key = `${binding.integration}\n${binding.op}\n${binding.manifestHash}\n${boundArgsKey(binding.args, binding.cursorArg)}`;
-    let state = this.#bound.get(key);
-    if (state === undefined) {
+    let fixed = this.#bound.get(key);
+    if (fixed === undefined) {
       const args = boundArgsJson(binding.args, binding.cursorArg);
-      state = this.#inner.copy();
+      const parts: Buffer[] = [this.#innerBlock];
       for (const field of [CONTEXT, binding.integration, binding.op, binding.manifestHash, createHash("sha256").update(args).digest("hex")]) {
         const bytes = Buffer.from(field, "utf8");
-        state.update(lengthPrefix(bytes.length)).update(bytes);
+        parts.push(lengthPrefix(bytes.length), bytes);
       }
+      fixed = Buffer.allocUnsafeSlow(parts.reduce((total, part) => total + part.length, 0));
+      let offset = 0;
+      for (const part of parts) offset += part.copy(fixed, offset);
       if (this.#bound.size >= MAX_BOUND_STATES) this.#bound.clear();
-      this.#bound.set(key, state);
+      this.#bound.set(key, fixed);
     }
-    return state;
+    return fixed;
   }
 }
 
 const SHA256_BLOCK = 64;
-/** Bindings whose fixed MAC state is kept; past it the cache starts over (a state is cheap to make again). */
+/** Room for a usual binding's fixed part and a cursor; a longer inner message gets a buffer of its own. */
+const SCRATCH_BYTES = 2048;
+/** Bindings whose fixed MAC prefix is kept; past it the cache starts over (a prefix is cheap to make again). */
 const MAX_BOUND_STATES = 256;
 
 /**
@@ -120,13 +142,15 @@ function boundArgsJson(args: Readonly<Record<string, string>>, cursorArg: string
   return canonicalJson(bound);
 }
 
-/** The bytes after their length, in one buffer (one update of the hash instead of two). */
-function lengthPrefixed(bytes: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(4 + bytes.length);
-  out.writeUInt32BE(bytes.length, 0);
-  bytes.copy(out, 4);
-  return out;
+type OneShotHash = (algorithm: string, data: Buffer, outputEncoding: "buffer") => Buffer;
+
+/** SHA-256 in one call where `crypto.hash` exists (Node 20.12 and later), else through createHash: the same bytes. */
+export function sha256Of(oneShot: OneShotHash | undefined): (message: Buffer) => Buffer {
+  if (oneShot === undefined) return (message) => createHash("sha256").update(message).digest();
+  return (message) => oneShot("sha256", message, "buffer");
 }
+
+const sha256 = sha256Of((crypto as { hash?: OneShotHash }).hash);
 
 function lengthPrefix(length: number): Buffer {
   const prefix = Buffer.alloc(4);
