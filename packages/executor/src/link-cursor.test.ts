@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cursorFromLink } from "./link-cursor.js";
+import { cursorFromLink, leadsOn, leadsOnByParsing, relIsNext, relIsNextByParsing } from "./link-cursor.js";
 
 /** What a URL parser makes of the link: the answer cursorFromLink gives for every target. */
 function byUrlParser(target: string, requestUrl: string, queryKey: string): string | undefined {
@@ -47,5 +47,63 @@ describe("cursorFromLink without a URL parser", () => {
     expect(cursorFromLink('<https://api.github.com/user/repos/?page=2>; rel="next"', request, "page")).toBeUndefined();
     expect(cursorFromLink('<https://api.github.com/user/./repos?page=2>; rel="next"', request, "page")).toBe("2");
     expect(cursorFromLink('<https://API.github.com/user/repos?page=a+b>; rel="next"', request, "page")).toBe("a b");
+  });
+});
+
+/** Pieces of a link's parameters around the usual `; rel="next"`: spaces, tabs, quotes, commas, other parameters, other cases. */
+const parameterPiece = fc.constantFrom(
+  " ",
+  "\t",
+  ";",
+  ",",
+  "=",
+  '"',
+  "rel",
+  "REL",
+  "next",
+  "Next",
+  "last",
+  "prev",
+  "results",
+  "false",
+  "true",
+  '"next"',
+  'rel="next"',
+  "a",
+);
+
+describe("a next link's parameters in the usual spelling", () => {
+  it("give what parsing them gives, for the usual spelling and every near miss", () => {
+    const usual = ['; rel="next"', '; rel="next", ', ' ; rel="next" ,', ';rel="next",', '; rel="next"   ', '  ;  rel="next"'];
+    for (const parameters of usual) {
+      expect(relIsNext(parameters)).toBe(true);
+      expect(relIsNextByParsing(parameters)).toBe(true);
+      expect(leadsOn(parameters)).toBe(true);
+      expect(leadsOnByParsing(parameters)).toBe(true);
+    }
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...usual, ""),
+        fc.array(parameterPiece, { maxLength: 8 }),
+        fc.array(parameterPiece, { maxLength: 3 }),
+        (base, after, before) => {
+          for (const parameters of [`${base}${after.join("")}`, `${before.join("")}${base}`, after.join("")]) {
+            expect(relIsNext(parameters)).toBe(relIsNextByParsing(parameters));
+            expect(leadsOn(parameters)).toBe(leadsOnByParsing(parameters));
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("still reads Sentry's last page as the end", () => {
+    const request = "https://sentry.io/api/0/projects/";
+    expect(
+      cursorFromLink('<https://sentry.io/api/0/projects/?cursor=0:100:0>; rel="next"; results="false"; cursor="0:100:0"', request, "cursor"),
+    ).toBeUndefined();
+    expect(cursorFromLink('<https://sentry.io/api/0/projects/?cursor=0:100:0>; rel="next"; results="true"; cursor="0:100:0"', request, "cursor")).toBe(
+      "0:100:0",
+    );
   });
 });

@@ -84,16 +84,35 @@ function nextTarget(header: string): string | undefined {
     // Parameters run to the next "<" that starts another link (quoted values hold no "<" in practice).
     const nextOpen = header.indexOf("<", close + 1);
     const parameters = header.slice(close + 1, nextOpen === -1 ? header.length : nextOpen);
-    // Sentry sends its rel="next" link on the last page too, marked `results="false"`
-    // (https://docs.sentry.io/api/pagination/): that link leads to an empty page, not a next one.
-    if (relIsNext(parameters)) return parameterValue(parameters, "results")?.toLowerCase() === "false" ? undefined : target.trim();
+    if (relIsNext(parameters)) return leadsOn(parameters) ? target.trim() : undefined;
     index = nextOpen === -1 ? header.length : nextOpen;
   }
   return undefined;
 }
 
-function relIsNext(parameters: string): boolean {
+/** A link's parameters as GitHub and most providers send its next link: `; rel="next"` and nothing else. */
+const PLAIN_NEXT = /^ *; *rel="next" *,? *$/;
+
+/** Whether a link's `rel` names `next`; the usual spelling is read without splitting the parameters. */
+export function relIsNext(parameters: string): boolean {
+  return PLAIN_NEXT.test(parameters) || relIsNextByParsing(parameters);
+}
+
+export function relIsNextByParsing(parameters: string): boolean {
   return parameterValue(parameters, "rel")?.toLowerCase().split(/\s+/).includes("next") === true;
+}
+
+/**
+ * Whether a rel="next" link leads on. Sentry sends its rel="next" link on the last page too,
+ * marked `results="false"` (https://docs.sentry.io/api/pagination/): that link leads to an
+ * empty page, not a next one. The usual spelling has no other parameter to look for.
+ */
+export function leadsOn(parameters: string): boolean {
+  return PLAIN_NEXT.test(parameters) || leadsOnByParsing(parameters);
+}
+
+export function leadsOnByParsing(parameters: string): boolean {
+  return parameterValue(parameters, "results")?.toLowerCase() !== "false";
 }
 
 /** The value of a link's parameter `name` (quotes removed), or undefined. */
