@@ -1,6 +1,7 @@
 import type { CompiledOperation, ResolvedBase } from "@eleven-integrations/loader";
 import type { ArgProblem } from "./arg-problem.js";
 import { encodeComponent } from "./encode-component.js";
+import { readsAsWritten } from "./plain-url.js";
 import { pathValueProblem, queryValueProblem } from "./url-value.js";
 
 /** The longest URL sent, origin included. */
@@ -43,19 +44,25 @@ export function buildUrl(operation: CompiledOperation, args: Readonly<Record<str
   }
   if (problems.length > 0) return { ok: false, problems };
 
-  const path = pairs.length === 0 ? pathname : `${pathname}?${pairs.join("&")}`;
+  const query = pairs.join("&");
+  const path = pairs.length === 0 ? pathname : `${pathname}?${query}`;
   const url = base.origin + path;
   if (Buffer.byteLength(url) > MAX_URL_BYTES) {
     return { ok: false, problems: [{ arg: "", message: `the URL would be longer than ${MAX_URL_BYTES} bytes` }] };
   }
-  if (!staysInsideBase(base, url, pathname, pairs.length > 0)) {
+  if (!staysInsideBase(base, url, pathname, query, pairs.length > 0)) {
     return { ok: false, problems: [{ arg: "", message: "the URL would leave the integration's base" }] };
   }
   return { ok: true, url, path };
 }
 
-/** Parsed back, the URL names the base's origin, and its path is the one built, under the base's path. */
-function staysInsideBase(base: ResolvedBase, url: string, pathname: string, hasQuery: boolean): boolean {
+/**
+ * Parsed back, the URL names the base's origin, and its path is the one built, under the base's
+ * path. A URL in characters the parser keeps as written needs no parse to know that.
+ */
+function staysInsideBase(base: ResolvedBase, url: string, pathname: string, query: string, hasQuery: boolean): boolean {
+  if (!pathname.startsWith(`${base.basePath}/`)) return false;
+  if (readsAsWritten(base.origin, pathname, query)) return true;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -65,7 +72,6 @@ function staysInsideBase(base: ResolvedBase, url: string, pathname: string, hasQ
   return (
     parsed.origin === base.origin &&
     parsed.pathname === pathname &&
-    pathname.startsWith(`${base.basePath}/`) &&
     parsed.hash === "" &&
     parsed.username === "" &&
     parsed.password === "" &&
