@@ -47,6 +47,12 @@ describe("PageSigner's precomputed HMAC states", () => {
       binding({ sort: "created", page: "4" }),
       binding({}),
       binding({ sort: "updated" }, "issues.list"),
+      // Args whose names and values would run together if the cache key did not delimit them.
+      binding({ a: "bc" }),
+      binding({ a: "b1:c" }),
+      binding({ a: "b", c: "" }),
+      binding({ a: "1:b" }),
+      binding({ a: "", b: "" }),
       // Longer than the signer's scratch buffer: the inner message gets a buffer of its own.
       binding({ q: "é".repeat(40) }, `long.${"x".repeat(2100)}`),
     ];

@@ -125,13 +125,18 @@ const SCRATCH_BYTES = 2048;
 const MAX_BOUND_STATES = 256;
 
 /**
- * The args without the cursor arg, as a cache key: each name and value as a JSON string
+ * The args without the cursor arg, as a cache key: each name and value after its length
  * (self-delimiting, so the key is unambiguous), in the order given. Cheaper than the
- * canonical JSON; args given in another order only make another key for the same state.
+ * canonical JSON, or a JSON string of each; args given in another order only make another
+ * key for the same state.
  */
 function boundArgsKey(args: Readonly<Record<string, string>>, cursorArg: string): string {
   let key = "";
-  for (const name of Object.keys(args)) if (name !== cursorArg) key += `${JSON.stringify(name)}:${JSON.stringify(args[name])},`;
+  for (const name of Object.keys(args)) {
+    if (name === cursorArg) continue;
+    const value = args[name] as string;
+    key += `${name.length}:${name}${value.length}:${value}`;
+  }
   return key;
 }
 
