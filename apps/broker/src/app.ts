@@ -158,6 +158,8 @@ function resolveRegistry(config: BrokerConfig): { registry: Registry; release: S
     return { registry: given, release: undefined };
   }
   const release = loadServedRelease(config.release, given);
+  // Without a release key nothing checks its signature here (sidecars check their own): forget the document as read.
+  if (config.releaseKeys === undefined) release.parsed = undefined;
   if (given !== undefined && given.hash !== release.registry.hash) {
     throw new BrokerConfigError([{ path: "release", message: `holds the registry ${release.registry.hash}, not the configured registry ${given.hash}` }]);
   }

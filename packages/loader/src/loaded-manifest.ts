@@ -57,7 +57,11 @@ export class LoadedManifest {
 
   /** UTF-8 of the RFC 8785 JSON of the manifest without `$schema`: what its hash and the registry's hash are taken over. */
   get canonicalBytes(): Buffer {
-    this.#canonicalBytes ??= Buffer.from(this.#canonicalText ?? canonicalJson(manifestContent(this.manifest)), "utf8");
+    if (this.#canonicalBytes === undefined) {
+      this.#canonicalBytes = Buffer.from(this.#canonicalText ?? canonicalJson(manifestContent(this.manifest)), "utf8");
+      // A release's text is a slice of the whole release's: let it go once its bytes are made.
+      this.#canonicalText = undefined;
+    }
     return this.#canonicalBytes;
   }
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BrokerConfigError } from "../config/config.js";
 import { testApp } from "../__fixtures__/test-app.js";
+import { checkReleaseSignature, loadServedRelease } from "./signed-release.js";
 import { nastyManifest, noAppManifest, oauthManifest, patManifest, testRegistry } from "../__fixtures__/test-registry.js";
 
 let releaseKey: KeyPair;
@@ -91,5 +92,25 @@ describe("GET /registry.signed", () => {
   it("refuses to start with a release none of releaseKeys signed", async () => {
     app = testApp({ registry: undefined, release: signRelease(body(threeManifests), [generateReleaseKeys()]), releaseKeys: [releaseKey.publicKey] }).app;
     await expect(app.ready()).rejects.toThrow(/does not verify with releaseKeys \(untrusted_key\)/);
+  });
+});
+
+describe("the document as read", () => {
+  it("is kept until its signature is checked, then let go (its registry's text is as large as the release); never kept without release keys", async () => {
+    const document = signRelease(body(threeManifests, 3), [releaseKey]);
+    const release = loadServedRelease(document);
+    expect(release.parsed?.registryText).toBeDefined();
+    checkReleaseSignature(release, [releaseKey.publicKey]);
+    expect(release.parsed).toBeUndefined();
+    expect(() => checkReleaseSignature(release, [releaseKey.publicKey])).toThrow(/checked already/);
+    // A refused signature keeps nothing either way: the broker does not start.
+    const unsigned = loadServedRelease(document);
+    expect(() => checkReleaseSignature(unsigned, [generateReleaseKeys().publicKey])).toThrow(BrokerConfigError);
+
+    const built = testApp({ registry: undefined, release: document });
+    app = built.app;
+    await app.ready();
+    expect(app.broker.release?.parsed).toBeUndefined();
+    expect((await app.inject({ method: "GET", url: "/registry.signed" })).statusCode).toBe(200);
   });
 });

@@ -12,8 +12,12 @@ export interface ServedRelease {
   readonly sequence: number;
   /** The registry the release holds: what `GET /registry`, `/registry/:id` and the page serve. */
   readonly registry: Registry;
-  /** The document as read once, for {@link checkReleaseSignature} when the app is ready. */
-  readonly parsed: ParsedRelease;
+  /**
+   * The document as read once, for {@link checkReleaseSignature} when the app is ready; undefined
+   * once checked, or at once when no release key is configured: its registry's text is as large
+   * as the release and nothing else needs it.
+   */
+  parsed: ParsedRelease | undefined;
 }
 
 /**
@@ -41,10 +45,13 @@ export function loadServedRelease(document: string | Uint8Array, previous?: Regi
 
 /** Refuses (BrokerConfigError) a release that none of `releaseKeys` signed; needs libsodium ready. */
 export function checkReleaseSignature(release: ServedRelease, releaseKeys: readonly string[]): void {
+  const { parsed } = release;
+  if (parsed === undefined) throw new Error("the release's signature was checked already, or no release key asked for it");
   try {
-    verifyParsedRelease(release.parsed, { trustedKeys: releaseKeys });
+    verifyParsedRelease(parsed, { trustedKeys: releaseKeys });
   } catch (error) {
     if (!ReleaseError.isInstance(error)) throw error;
     throw new BrokerConfigError([{ path: "release", message: `does not verify with releaseKeys (${error.code}): ${error.message}` }]);
   }
+  release.parsed = undefined;
 }
