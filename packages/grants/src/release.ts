@@ -8,7 +8,7 @@ import { ReleaseError } from "./release-error.js";
 import { readLaidOutRelease } from "./release-layout.js";
 import { signedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
-import { utf8, utf8OfParts } from "./text-bytes.js";
+import { utf8, utf8Length, utf8OfParts } from "./text-bytes.js";
 
 /** Domain-separation context of a registry release signature. */
 export const RELEASE_CONTEXT = "eleven.registry.v1";
@@ -116,7 +116,7 @@ const parsedReleases = new WeakMap<ParsedRelease, Uint8Array | undefined>();
  */
 export function parseRelease(input: string | Uint8Array, options: ParseReleaseOptions = {}): ParsedRelease {
   const maxBytes = options.maxBytes ?? MAX_RELEASE_BYTES;
-  const size = typeof input === "string" ? Buffer.byteLength(input, "utf8") : input.byteLength;
+  const size = typeof input === "string" ? utf8Length(input) : input.byteLength;
   if (size > maxBytes) throw new ReleaseError("too_large", `the release is ${size} bytes, over the limit of ${maxBytes}`);
   const text = typeof input === "string" ? input : decodeUtf8(input);
   const laidOut = readLaidOutRelease(text, typeof input === "string" ? undefined : input);

@@ -47,7 +47,7 @@ export function utf8OfParts(parts: readonly string[]): Uint8Array {
   const lengths = new Array<number>(parts.length);
   let total = 0;
   for (let index = 0; index < parts.length; index++) {
-    const length = Buffer.byteLength(parts[index] as string, "utf8");
+    const length = utf8Length(parts[index] as string);
     lengths[index] = length;
     total += length;
   }
@@ -59,4 +59,34 @@ export function utf8OfParts(parts: readonly string[]): Uint8Array {
     offset = end;
   }
   return bytes;
+}
+
+type ByteLength = (text: string, encoding: "utf8") => number;
+
+/**
+ * How many bytes the UTF-8 of `text` takes (a lone surrogate as U+FFFD's three, as TextEncoder
+ * writes it): Node's `Buffer.byteLength` where there is one (counted in C++), else counted here,
+ * since this package also runs in browsers, which have no Buffer.
+ */
+export function utf8Length(text: string): number {
+  const byteLength = (globalThis as { Buffer?: { byteLength: ByteLength } }).Buffer?.byteLength;
+  return byteLength === undefined ? countUtf8Length(text) : byteLength(text, "utf8");
+}
+
+/** {@link utf8Length} counted here, code unit by code unit. */
+export function countUtf8Length(text: string): number {
+  let length = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) length += 1;
+    else if (code < 0x800) length += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length += 4;
+        index++;
+      } else length += 3;
+    } else length += 3;
+  }
+  return length;
 }
