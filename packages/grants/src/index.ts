@@ -92,3 +92,4 @@ export {
   type ReleaseSignature,
 } from "./release-document.js";
 export { ReleaseError, RELEASE_ERROR_CODES, type ReleaseErrorCode } from "./release-error.js";
+export type { ReleaseManifestBytes } from "./release-pieces.js";

@@ -6,6 +6,7 @@ import type { KeyPair } from "./keys.js";
 import type { ReleaseBody } from "./release-document.js";
 import { ReleaseError } from "./release-error.js";
 import { readLaidOutRelease } from "./release-layout.js";
+import type { ReleaseManifestBytes } from "./release-pieces.js";
 import { generateReleaseKeys, parseRelease, RELEASE_CONTEXT, signRelease, verifyParsedRelease, verifyRelease } from "./release.js";
 import { signedMessage } from "./signed-message.js";
 import { lib, ready } from "./sodium.js";
@@ -22,6 +23,12 @@ const HASH = "c".repeat(64);
 function body(integrations: unknown[]): ReleaseBody {
   return { schema: 1, hash: HASH, sequence: 4, previous: null, integrations };
 }
+
+/** The manifests' bytes as text. */
+const texts = (bytes: ReleaseManifestBytes | undefined) => bytes?.manifests.map((manifest) => Buffer.from(manifest).toString("utf8"));
+
+/** The same object with its keys sorted, as RFC 8785 writes them. */
+const sorted = (value: unknown): unknown => JSON.parse(canonicalJson(value));
 
 /** Strings that look like the layout's own delimiters, escapes and non-ASCII text. */
 const trickyString = fc.oneof(
@@ -43,9 +50,10 @@ describe("a release laid out as signRelease writes it", () => {
         const text = signRelease(body(integrations), [releaseKey]);
         const parsed = parseRelease(asBytes ? Buffer.from(text) : text);
         expect(parsed.document).toEqual(JSON.parse(text));
-        expect(parsed.registryText).toBe(canonicalJson(body(integrations)));
+        expect(texts(parsed.manifestBytes)).toEqual(integrations.map((item) => canonicalJson(item)));
+        expect(Buffer.from(parsed.manifestBytes?.array ?? []).toString("utf8")).toBe(canonicalJson(integrations));
         const verified = verifyParsedRelease(parsed, { trustedKeys: [releaseKey.publicKey] });
-        expect(verified.registryText).toBe(parsed.registryText);
+        expect(verified.manifestBytes).toBe(parsed.manifestBytes);
       }),
       { numRuns: 150 },
     );
@@ -53,11 +61,12 @@ describe("a release laid out as signRelease writes it", () => {
 
   it("verifies a signature over the registry's bytes as they stand, so they are what the key signed", () => {
     // A trusted key signed these very bytes, spaced out: only the laid-out path checks them as they are.
-    const spaced = JSON.stringify(body([{ id: "demo", name: "Démo" }]), null, 1);
+    const spaced = JSON.stringify(sorted(body([{ id: "demo", name: "Démo" }])), null, 1);
     const signature = signBytes(Buffer.from(spaced, "utf8"), releaseKey);
     const text = `{"registry":${spaced},"signatures":[{"key":"${releaseKey.publicKey}","signature":"${signature}"}]}\n`;
     const verified = verifyRelease(Buffer.from(text), { trustedKeys: [releaseKey.publicKey] });
-    expect(verified.registryText).toBe(spaced);
+    // Each manifest's text as it stands, with the spaces around it, so the texts joined are the array signed.
+    expect(texts(verified.manifestBytes)).toEqual([spaced.slice(spaced.indexOf("[") + 1, spaced.lastIndexOf("]"))]);
     expect(verified.registry).toEqual(JSON.parse(spaced));
     // One byte changed in them is refused.
     const changed = text.replace('"Démo"', '"Demo"');
@@ -67,28 +76,53 @@ describe("a release laid out as signRelease writes it", () => {
   it("signed over the canonical JSON but spelled otherwise inside the layout: verified by writing it, and its text not offered", () => {
     const registry = body([{ id: "demo", name: "Démo" }]);
     const document = JSON.parse(signRelease(registry, [releaseKey]));
-    const respelled = `{"registry":${JSON.stringify(registry, null, 2)},"signatures":${JSON.stringify(document.signatures)}}`;
+    const respelled = `{"registry":${JSON.stringify(sorted(registry), null, 2)},"signatures":${JSON.stringify(document.signatures)}}`;
     const parsed = parseRelease(respelled);
-    expect(parsed.registryText).toBe(JSON.stringify(registry, null, 2));
+    expect(parsed.manifestBytes).toBeDefined();
     const verified = verifyParsedRelease(parsed, { trustedKeys: [releaseKey.publicKey] });
     expect(verified.registry).toEqual(registry);
-    expect(verified.registryText).toBeUndefined();
+    expect(verified.manifestBytes).toBeUndefined();
   });
 
   it("a later ',\"signatures\":' (a key inside a signature entry) is not taken for the layout's own", () => {
     // Inside a string the quotes would be escaped: only a key can spell it.
     const text = `{"registry":{"a":1},"signatures":[{"key":"k","signature":"s","signatures":[1]}]}`;
-    expect(readLaidOutRelease(text, Buffer.from(text))).toBeUndefined();
+    expect(readLaidOutRelease(Buffer.from(text))).toBeUndefined();
     // Parsed whole instead, and refused for its shape like any other document.
     expect(() => parseRelease(text)).toThrow(/registry/);
   });
 
-  it("bytes with a byte order mark: the registry's bytes are encoded from its text, and the release still verifies", () => {
+  it("bytes with a byte order mark are read past it, as decoding them drops it, and the release still verifies", () => {
     const text = signRelease(body([{ id: "demo", name: "Démo" }]), [releaseKey]);
     const withMark = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
-    const laidOut = readLaidOutRelease(text, withMark);
-    expect(Buffer.from(laidOut?.registryBytes ?? []).toString("utf8")).toBe(laidOut?.registryText);
-    expect(verifyRelease(withMark, { trustedKeys: [releaseKey.publicKey] }).registryText).toBe(laidOut?.registryText);
+    const verified = verifyRelease(withMark, { trustedKeys: [releaseKey.publicKey] });
+    expect(texts(verified.manifestBytes)).toEqual(['{"id":"demo","name":"Démo"}']);
+    // A text is not: a byte order mark in a string is a character JSON does not allow there, as before.
+    expect(() => parseRelease(`\ufeff${text}`)).toThrow(/not JSON/);
+  });
+
+  it("a registry that is not plain JSON with sorted keys is decoded whole: still verified over its bytes, without manifest bytes", () => {
+    const registry = body([{ id: "demo", name: "Démo" }]);
+    // Keys out of order: RFC 8785 never writes them so, and a duplicate key is never guessed at.
+    const unsorted = `{"schema":1,"hash":"${HASH}","sequence":4,"previous":null,"integrations":[{"id":"demo","name":"Démo"}]}`;
+    const signature = signBytes(Buffer.from(unsorted, "utf8"), releaseKey);
+    const text = `{"registry":${unsorted},"signatures":[{"key":"${releaseKey.publicKey}","signature":"${signature}"}]}`;
+    const verified = verifyRelease(Buffer.from(text), { trustedKeys: [releaseKey.publicKey] });
+    expect(verified.registry).toEqual(registry);
+    expect(verified.manifestBytes).toBeUndefined();
+  });
+
+  it("a string holding a lone surrogate is parsed whole, as JSON.parse reads it; a pair is read as bytes", () => {
+    const signed = signRelease(body([{ id: "demo", name: "x" }]), [releaseKey]);
+    for (const lone of ["\ud83d", "\ude00", "a\ude00\ud83d"]) {
+      const text = signed.replace('"name":"x"', `"name":"${lone}"`);
+      const parsed = parseRelease(text);
+      expect(parsed.document).toEqual(JSON.parse(text));
+      expect(parsed.manifestBytes).toBeUndefined();
+    }
+    const pair = signed.replace('"name":"x"', '"name":"\ud83d\ude00"');
+    expect(texts(parseRelease(pair).manifestBytes)).toEqual(['{"id":"demo","name":"\ud83d\ude00"}']);
+    expect(parseRelease(pair).document).toEqual(JSON.parse(pair));
   });
 
   it("refuses bytes that are not UTF-8 as before", () => {
@@ -96,5 +130,9 @@ describe("a release laid out as signRelease writes it", () => {
     const broken = Buffer.from(text);
     broken[20] = 0xff;
     expect(() => parseRelease(broken)).toThrow(/not UTF-8/);
+    // Inside a manifest's string, where the registry is read piece by piece.
+    const inString = Buffer.from(text);
+    inString[inString.indexOf('"x"') + 1] = 0xc0;
+    expect(() => parseRelease(inString)).toThrow(/not UTF-8/);
   });
 });

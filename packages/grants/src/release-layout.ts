@@ -1,60 +1,49 @@
+import { readRegistryPieces, type ReleaseManifestBytes } from "./release-pieces.js";
 import { utf8 } from "./text-bytes.js";
 
-const HEAD = '{"registry":';
-const SIGNATURES = ',"signatures":';
-const HEAD_BYTES = utf8(HEAD);
-const SIGNATURES_BYTES = utf8(SIGNATURES);
+const HEAD_BYTES = utf8('{"registry":');
+const SIGNATURES_BYTES = utf8(',"signatures":');
+const LINE_FEED = 0x0a;
+const CLOSE_OBJECT = 0x7d;
 
-/** A release document read as `signRelease` lays it out, with the registry's own text and bytes. */
+/** A release document read as `signRelease` lays it out, with the registry's own bytes. */
 export interface LaidOutRelease {
-  /** `{ registry, signatures }`, each parsed from its own text: what `JSON.parse` of the whole document gives. */
+  /** `{ registry, signatures }`, each parsed from its own bytes: what `JSON.parse` of the whole document gives. */
   readonly document: unknown;
-  /** The registry's JSON exactly as it stands in the document. */
-  readonly registryText: string;
-  /** Its UTF-8 bytes: for a release signed by `signRelease`, the canonical bytes a release key signed. */
+  /** The registry's JSON bytes exactly as they stand: for a release signed by `signRelease`, the canonical bytes a release key signed. */
   readonly registryBytes: Uint8Array;
+  /** Its manifests' bytes, when the registry was read piece by piece (see `readRegistryPieces`). */
+  readonly manifestBytes: ReleaseManifestBytes | undefined;
 }
 
+const strict = new TextDecoder("utf-8", { fatal: true });
+
 /**
- * Reads `{"registry":R,"signatures":S}` (and an optional newline): the layout `signRelease`
- * writes, where R is the very text a release key signs. R and S are parsed each on its own;
- * when both are whole JSON values, the document is what parsing it whole gives, and R's
- * bytes can be checked against a signature without writing the canonical JSON again.
- * Undefined for any other layout (the caller parses the whole text and writes the canonical
- * JSON). `S` is found by the last `,"signatures":` (inside a string its quotes would be escaped):
- * if that one is a key within S, the text before it is not one JSON value, and the layout is
- * refused, not misread.
+ * Reads `{"registry":R,"signatures":S}` (and an optional newline) from UTF-8 bytes: the layout
+ * `signRelease` writes, where R is the very bytes a release key signs. R and S are parsed each
+ * on its own (R piece by piece when it is plain JSON of a registry's shape, else decoded whole);
+ * when both are whole JSON values, the document is what parsing the whole gives, and R's bytes
+ * can be checked against a signature without writing the canonical JSON again. Undefined for
+ * any other layout, or bytes that are not UTF-8 (the caller decodes and parses the whole, and
+ * reports what is wrong). `S` is found by the last `,"signatures":` (inside a string its quotes
+ * would be escaped): if that one is a key within S, R is not one JSON value, and the layout is
+ * refused, not misread. An ASCII pattern is found in UTF-8 where it is in the text it decodes to.
  */
-export function readLaidOutRelease(text: string, bytes: Uint8Array | undefined): LaidOutRelease | undefined {
-  if (!text.startsWith(HEAD)) return undefined;
-  const end = text.endsWith("}\n") ? text.length - 2 : text.endsWith("}") ? text.length - 1 : -1;
-  const split = end < 0 ? -1 : text.lastIndexOf(SIGNATURES, end);
-  if (split < HEAD.length) return undefined;
-  const registryText = text.slice(HEAD.length, split);
-  let registry: unknown;
-  let signatures: unknown;
+export function readLaidOutRelease(bytes: Uint8Array): LaidOutRelease | undefined {
+  if (!startsWith(bytes, HEAD_BYTES)) return undefined;
+  const last = bytes.length - (bytes[bytes.length - 1] === LINE_FEED ? 2 : 1);
+  if (last < 0 || bytes[last] !== CLOSE_OBJECT) return undefined;
+  const split = lastIndexOf(bytes, SIGNATURES_BYTES, last);
+  if (split < HEAD_BYTES.length) return undefined;
+  const registryBytes = bytes.subarray(HEAD_BYTES.length, split);
   try {
-    registry = JSON.parse(registryText);
-    signatures = JSON.parse(text.slice(split + SIGNATURES.length, end));
+    const signatures: unknown = JSON.parse(strict.decode(bytes.subarray(split + SIGNATURES_BYTES.length, last)));
+    const pieces = readRegistryPieces(registryBytes);
+    const registry: unknown = pieces?.registry ?? JSON.parse(strict.decode(registryBytes));
+    return { document: { registry, signatures }, registryBytes, manifestBytes: pieces?.bytes };
   } catch {
     return undefined;
   }
-  return { document: { registry, signatures }, registryText, registryBytes: registryBytesOf(registryText, bytes) };
-}
-
-/**
- * The registry's bytes, cut from the document's own bytes (no copy) when they are laid out like its
- * text, with no byte order mark before the head: the text is their strict UTF-8 decoding, and an
- * ASCII pattern is found in UTF-8 at the same places as in the text it decodes to, so the last
- * `,"signatures":` of both ends the same registry. Otherwise the text is encoded.
- */
-function registryBytesOf(registryText: string, bytes: Uint8Array | undefined): Uint8Array {
-  if (bytes !== undefined && startsWith(bytes, HEAD_BYTES)) {
-    const end = bytes.length - (bytes[bytes.length - 1] === 0x0a ? 2 : 1);
-    const split = lastIndexOf(bytes, SIGNATURES_BYTES, end);
-    if (split >= HEAD_BYTES.length) return bytes.subarray(HEAD_BYTES.length, split);
-  }
-  return utf8(registryText);
 }
 
 function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {

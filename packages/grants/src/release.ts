@@ -6,6 +6,7 @@ import type { KeyPair } from "./keys.js";
 import { checkReleaseBody, checkReleaseDocument, type ReleaseBody, type ReleaseDocument, type ReleaseSignature } from "./release-document.js";
 import { ReleaseError } from "./release-error.js";
 import { readLaidOutRelease } from "./release-layout.js";
+import type { ReleaseManifestBytes } from "./release-pieces.js";
 import { signedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
 import { utf8, utf8Length, utf8OfParts } from "./text-bytes.js";
@@ -71,13 +72,17 @@ export interface VerifiedRelease {
   document: ReleaseDocument;
   /** `document.registry`: signed by `key`; its manifests still need loading. */
   registry: ReleaseBody;
-  /** {@link ParsedRelease.registryText}. */
-  registryText: string | undefined;
+  /** {@link ParsedRelease.manifestBytes}, when the signature verified over the registry's bytes as they stand; else undefined. */
+  manifestBytes: ReleaseManifestBytes | undefined;
   /** The trusted key whose signature verified. */
   key: string;
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
+const encoder = new TextEncoder();
+/** A lone UTF-16 surrogate: a text holding one is not read as bytes, since it does not survive encoding. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
 
 /** The text of UTF-8 bytes (a leading byte order mark dropped); `malformed` when they are not UTF-8. This package runs in browsers too: no Buffer. */
 function decodeUtf8(input: Uint8Array): string {
@@ -88,6 +93,13 @@ function decodeUtf8(input: Uint8Array): string {
   }
 }
 
+const EMPTY = new Uint8Array(0);
+
+/** The bytes after a leading byte order mark (which decoding them drops too). */
+function withoutByteOrderMark(bytes: Uint8Array): Uint8Array {
+  return BYTE_ORDER_MARK.every((byte, index) => bytes[index] === byte) ? bytes.subarray(BYTE_ORDER_MARK.length) : bytes;
+}
+
 /**
  * A release document read once by {@link parseRelease}: checked for size, UTF-8, JSON
  * and shape, and frozen, so a caller that also loads its manifests need not read it
@@ -96,13 +108,15 @@ function decodeUtf8(input: Uint8Array): string {
 export interface ParsedRelease {
   readonly document: ReleaseDocument;
   /**
-   * `document.registry`'s JSON exactly as it stands in the document, when the document is laid
-   * out as {@link signRelease} writes it (`{"registry":…,"signatures":…}`); undefined otherwise.
-   * Once a signature verifies over these very bytes (see {@link verifyParsedRelease}), they are
-   * what the release key signed: the loader takes each manifest's canonical bytes from them
-   * (`loadRegistryFromRelease`'s `text`) instead of writing them again.
+   * The UTF-8 of each manifest exactly as it stands in `document.registry.integrations`, and of
+   * the array, when the document is laid out as {@link signRelease} writes it
+   * (`{"registry":…,"signatures":…}`) and its registry is plain JSON with sorted keys;
+   * undefined otherwise. Views of the bytes `parseRelease` was given, not copies. Once a
+   * signature verifies over the registry's bytes as they stand (see {@link verifyParsedRelease}),
+   * they are what the release key signed: the loader takes each manifest's canonical JSON from
+   * them (`loadRegistryFromRelease`'s `manifestBytes`) instead of writing it again.
    */
-  readonly registryText: string | undefined;
+  readonly manifestBytes: ReleaseManifestBytes | undefined;
 }
 
 /** Every release `parseRelease` read, with its registry's bytes as laid out (when they are): only those verify. */
@@ -118,19 +132,18 @@ export function parseRelease(input: string | Uint8Array, options: ParseReleaseOp
   const maxBytes = options.maxBytes ?? MAX_RELEASE_BYTES;
   const size = typeof input === "string" ? utf8Length(input) : input.byteLength;
   if (size > maxBytes) throw new ReleaseError("too_large", `the release is ${size} bytes, over the limit of ${maxBytes}`);
-  const text = typeof input === "string" ? input : decodeUtf8(input);
-  const laidOut = readLaidOutRelease(text, typeof input === "string" ? undefined : input);
+  const laidOut = readLaidOutRelease(typeof input === "string" ? (LONE_SURROGATE.test(input) ? EMPTY : encoder.encode(input)) : withoutByteOrderMark(input));
   let parsed: unknown;
   if (laidOut !== undefined) parsed = laidOut.document;
   else {
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(typeof input === "string" ? input : decodeUtf8(input));
     } catch (error) {
       throw new ReleaseError("malformed", `the release is not JSON (${(error as Error).message}); a truncated file looks like this`);
     }
   }
   // Frozen (the loader, adopting the manifests, freezes them anyway): nothing can change it between reading and verifying.
-  const release: ParsedRelease = Object.freeze({ document: deepFreeze(checkReleaseDocument(parsed)), registryText: laidOut?.registryText });
+  const release: ParsedRelease = Object.freeze({ document: deepFreeze(checkReleaseDocument(parsed)), manifestBytes: laidOut?.manifestBytes });
   parsedReleases.set(release, laidOut?.registryBytes);
   return release;
 }
@@ -151,11 +164,11 @@ export function verifyParsedRelease(release: ParsedRelease, options: Pick<Verify
   const laidOut = parsedReleases.get(release);
   if (laidOut !== undefined) {
     const key = verifiedBy(candidates, signedMessage([RELEASE_CONTEXT_BYTES, laidOut]));
-    if (key !== undefined) return { document, registry: document.registry, registryText: release.registryText, key };
+    if (key !== undefined) return { document, registry: document.registry, manifestBytes: release.manifestBytes, key };
   }
   const key = verifiedBy(candidates, releaseMessage(document.registry));
   // Signed over the canonical JSON but laid out otherwise: the layout's text is not what was signed.
-  if (key !== undefined) return { document, registry: document.registry, registryText: undefined, key };
+  if (key !== undefined) return { document, registry: document.registry, manifestBytes: undefined, key };
   throw new ReleaseError("bad_signature", "the signature by a trusted release key does not verify: the release was changed after signing");
 }
 

@@ -41,10 +41,10 @@ describe("UTF-8 lengths without Buffer", () => {
     const text = signRelease({ schema: 1, hash: "d".repeat(64), sequence: 1, previous: null, integrations: [{ id: "démo", name: "✓ \ud83d\ude00" }] }, [key]);
     const respelled = JSON.stringify(JSON.parse(text), null, 1);
     withoutBuffer(() => {
-      expect(parseRelease(text).registryText).toBeDefined();
+      expect(parseRelease(text).manifestBytes).toBeDefined();
       expect(verifyRelease(text, { trustedKeys: [key.publicKey] }).key).toBe(key.publicKey);
       // Not laid out as signRelease writes it: the canonical message is written, piece by piece.
-      expect(verifyRelease(respelled, { trustedKeys: [key.publicKey] }).registryText).toBeUndefined();
+      expect(verifyRelease(respelled, { trustedKeys: [key.publicKey] }).manifestBytes).toBeUndefined();
       expect(utf8OfParts(["a", "é", "\ud83d\ude00"]).length).toBe(7);
     });
   });

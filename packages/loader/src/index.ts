@@ -9,7 +9,7 @@ export { compilePick, PickError, MAX_PICK_DEPTH, type PickAccessor } from "./com
 export type { CompiledProviderErrors } from "./compile-provider-errors.js";
 export type { CompiledPaging } from "./compile-paging.js";
 export { compileLookup, type Lookup } from "./compile-lookup.js";
-export { loadRegistryFromRelease, type ReleaseManifests } from "./load-release.js";
+export { loadRegistryFromRelease, type ReleaseManifests, type ReleaseManifestBytes } from "./load-release.js";
 export type { CompiledPreview, RenderLineResult } from "./compile-preview.js";
 export { PREVIEW_NONE, MAX_PREVIEW_VALUE } from "./compile-preview.js";
 export type { CompiledBase, CompiledTenantSetting, ResolvedBase, ResolveBaseResult, FillTenantUrlResult, TenantProblem } from "./compile-base.js";

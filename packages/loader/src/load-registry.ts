@@ -175,7 +175,7 @@ function createRegistry(entries: LoadedManifest[], byFile: Map<string, LoadedMan
     manifestHash: (id: string) => byId.get(id)?.hash,
     manifestJson: (id: string) => {
       const entry = byId.get(id);
-      return entry === undefined ? undefined : Buffer.from(entry.canonicalBytes);
+      return entry === undefined ? undefined : copyOf(entry.canonicalBytes);
     },
     integrations: () => list,
     get: (id: string) => byId.get(id)?.manifest,
@@ -196,4 +196,14 @@ function createRegistry(entries: LoadedManifest[], byFile: Map<string, LoadedMan
     hashing: () => hashing,
   });
   return registry;
+}
+
+/**
+ * A copy of `bytes`. `Buffer.from(buffer)` copies a Buffer through the generic typed-array
+ * path, about twenty times slower than setting the bytes into a new one (Node.js 20).
+ */
+function copyOf(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafe(bytes.length);
+  copy.set(bytes);
+  return copy;
 }

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { loadedManifestsOf, loadRegistry, type LoadRegistryOptions, type ManifestFile } from "./load-registry.js";
-import { releaseManifestTexts } from "./release-manifest-texts.js";
 import { RegistryError } from "./registry-error.js";
 import type { Registry } from "./registry.js";
 import type { LoadedManifest } from "./loaded-manifest.js";
@@ -11,11 +10,18 @@ export interface ReleaseManifests {
   readonly hash: string;
   readonly integrations: readonly unknown[];
   /**
-   * The release's registry JSON exactly as it was read, `integrations` parsed from it
-   * (`@eleven-integrations/grants` `ParsedRelease.registryText`). When the manifests' part of it
-   * hashes to `hash`, each manifest's canonical JSON is taken from it rather than written again.
+   * The UTF-8 of each manifest exactly as it stands in the release, `integrations` parsed from
+   * these very bytes in the same order, and of their array (`@eleven-integrations/grants`
+   * `ParsedRelease.manifestBytes`). When the array's bytes hash to `hash`, each manifest's
+   * canonical JSON is a copy of its bytes rather than written again.
    */
-  readonly text?: string | undefined;
+  readonly manifestBytes?: ReleaseManifestBytes | undefined;
+}
+
+/** The manifests' bytes of a release as read, and of their array (`[`, the manifests joined by `,`, `]`). */
+export interface ReleaseManifestBytes {
+  readonly manifests: readonly Uint8Array[];
+  readonly array: Uint8Array;
 }
 
 const ID = /^[a-z][a-z0-9-]{0,39}$/;
@@ -37,7 +43,7 @@ export function loadRegistryFromRelease(release: ReleaseManifests, options: Load
     return { file: typeof id === "string" && ID.test(id) ? `${id}.json` : `integrations[${index}].json`, json };
   });
   const registry = loadRegistry(files, { adopt: true, ...options });
-  if (release.text !== undefined) takeCanonicalTexts(registry, release.integrations, release.text, release.hash);
+  if (release.manifestBytes !== undefined) takeCanonicalBytes(registry, release.integrations, release.manifestBytes, release.hash);
   if (registry.hash !== release.hash) {
     throw new RegistryError([
       { file: "(release)", path: "hash", message: `the release claims the hash ${release.hash}, but its manifests hash to ${registry.hash}` },
@@ -47,17 +53,16 @@ export function loadRegistryFromRelease(release: ReleaseManifests, options: Load
 }
 
 /**
- * Gives each manifest its own text from the release as its canonical JSON, when that is sure to
- * be it: the text of the whole array hashes to the registry hash the release claims (the registry
- * hash is the sha-256 of the manifests' canonical JSON as an array), and each text is the one its
- * manifest was parsed from, in the registry's order. Otherwise nothing is taken, and the hash is
+ * Gives each manifest its own bytes from the release as its canonical JSON, when that is sure to
+ * be it: the bytes of the whole array hash to the registry hash the release claims (the registry
+ * hash is the sha-256 of the manifests' canonical JSON as an array), and each manifest's bytes are
+ * the ones it was parsed from, in the registry's order. Otherwise nothing is taken, and the hash is
  * written from the manifests as for any load. A release `signRelease` wrote always qualifies.
  */
-function takeCanonicalTexts(registry: Registry, integrations: readonly unknown[], text: string, claimed: string): void {
-  const found = releaseManifestTexts(text);
+function takeCanonicalBytes(registry: Registry, integrations: readonly unknown[], bytes: ReleaseManifestBytes, claimed: string): void {
   const entries = loadedManifestsOf(registry);
-  if (found === undefined || found.manifests.length !== integrations.length || entries.length !== integrations.length) return;
+  if (bytes.manifests.length !== integrations.length || entries.length !== integrations.length) return;
   for (let index = 0; index < entries.length; index += 1) if ((entries[index] as LoadedManifest).manifest !== integrations[index]) return;
-  if (createHash("sha256").update(found.array, "utf8").digest("hex") !== claimed) return;
-  entries.forEach((entry, index) => entry.takeCanonicalText(found.manifests[index] as string));
+  if (createHash("sha256").update(bytes.array).digest("hex") !== claimed) return;
+  entries.forEach((entry, index) => entry.takeCanonicalBytes(bytes.manifests[index] as Uint8Array));
 }

@@ -33,7 +33,6 @@ export class LoadedManifest {
   /** The text the manifest was parsed from, when it was given as text: the same text is reused without parsing. */
   readonly text: string | undefined;
   #canonicalBytes: Buffer | undefined;
-  #canonicalText: string | undefined;
   #hash: string | undefined;
   #operations: Map<string, CompiledOperation> | undefined;
   #catalogEntry: CatalogEntry | undefined;
@@ -48,7 +47,6 @@ export class LoadedManifest {
   withText(text: string | undefined): LoadedManifest {
     const copy = new LoadedManifest(this.manifest, text);
     copy.#canonicalBytes = this.#canonicalBytes;
-    copy.#canonicalText = this.#canonicalText;
     copy.#hash = this.#hash;
     copy.#operations = this.#operations;
     copy.#catalogEntry = this.#catalogEntry;
@@ -58,20 +56,21 @@ export class LoadedManifest {
   /** UTF-8 of the RFC 8785 JSON of the manifest without `$schema`: what its hash and the registry's hash are taken over. */
   get canonicalBytes(): Buffer {
     if (this.#canonicalBytes === undefined) {
-      this.#canonicalBytes = Buffer.from(this.#canonicalText ?? canonicalJson(manifestContent(this.manifest)), "utf8");
-      // A release's text is a slice of the whole release's: let it go once its bytes are made.
-      this.#canonicalText = undefined;
+      this.#canonicalBytes = Buffer.from(canonicalJson(manifestContent(this.manifest)), "utf8");
     }
     return this.#canonicalBytes;
   }
 
   /**
-   * Takes `text` as the manifest's canonical JSON instead of writing it, unless it was made already.
-   * Only for the text the manifest was parsed from, known to be canonical: `loadRegistryFromRelease`
-   * gives each manifest its text from a release whose array of them hashes to the registry hash it claims.
+   * Takes a copy of `bytes` as the manifest's canonical JSON instead of writing it, unless it was made
+   * already. Only for the bytes the manifest was parsed from, known to be canonical: `loadRegistryFromRelease`
+   * gives each manifest its bytes from a release whose array of them hashes to the registry hash it claims.
    */
-  takeCanonicalText(text: string): void {
-    if (this.#canonicalBytes === undefined && this.manifest.$schema === undefined) this.#canonicalText = text;
+  takeCanonicalBytes(bytes: Uint8Array): void {
+    if (this.#canonicalBytes !== undefined || this.manifest.$schema !== undefined) return;
+    const copy = Buffer.allocUnsafe(bytes.length);
+    copy.set(bytes);
+    this.#canonicalBytes = copy;
   }
 
   get hash(): string {

@@ -1,4 +1,4 @@
-import { ReleaseError, verifyRelease, type ReleaseBody } from "@eleven-integrations/grants";
+import { ReleaseError, verifyRelease, type ReleaseBody, type ReleaseManifestBytes } from "@eleven-integrations/grants";
 import { loadRegistryFromRelease, RegistryError, type Registry } from "@eleven-integrations/loader";
 import type { RegistryInfo } from "./live-registry.js";
 import type { HighWater } from "./high-water-mark.js";
@@ -21,9 +21,9 @@ export function acceptRelease(
   options: { keys: readonly string[]; maxBytes: number; running: Registry; info: RegistryInfo; highWater?: HighWater | undefined },
 ): AcceptedRelease | undefined {
   let release: ReleaseBody;
-  let registryText: string | undefined;
+  let manifestBytes: ReleaseManifestBytes | undefined;
   try {
-    ({ registry: release, registryText } = verifyRelease(bytes, { trustedKeys: options.keys, maxBytes: options.maxBytes }));
+    ({ registry: release, manifestBytes } = verifyRelease(bytes, { trustedKeys: options.keys, maxBytes: options.maxBytes }));
   } catch (error) {
     if (ReleaseError.isInstance(error)) throw new SyncRefusal(error.code, error.message);
     throw error;
@@ -45,7 +45,7 @@ export function acceptRelease(
     );
   }
   try {
-    return { registry: loadRegistryFromRelease({ ...release, text: registryText }, { previous: options.running }), release };
+    return { registry: loadRegistryFromRelease({ ...release, manifestBytes }, { previous: options.running }), release };
   } catch (error) {
     if (!RegistryError.isInstance(error)) throw error;
     const first = error.issues[0];
