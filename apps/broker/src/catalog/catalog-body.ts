@@ -1,29 +1,45 @@
-import type { ServedCatalog, ServedCatalogEntry } from "./catalog.js";
+import type { ServedCatalog } from "./catalog.js";
 
-/**
- * The bytes of `JSON.stringify(catalog)`, assembled from each entry's own JSON bytes
- * (made once for `GET /registry/:id` anyway) rather than serialising them all again.
- */
-export function catalogBody(catalog: ServedCatalog, entryBodies: readonly Buffer[]): Buffer {
-  const parts: Buffer[] = [Buffer.from(`{"schema":${JSON.stringify(catalog.schema)},"hash":${JSON.stringify(catalog.hash)},"integrations":[`, "utf8")];
-  const comma = Buffer.from(",");
-  entryBodies.forEach((body, index) => {
-    if (index > 0) parts.push(comma);
-    parts.push(body);
-  });
-  parts.push(Buffer.from("]}"));
-  return Buffer.concat(parts);
+/** The served catalog's JSON bytes, and each entry's: every entry's bytes are a view of the catalog's. */
+export interface CatalogBodies {
+  readonly catalog: Buffer;
+  readonly entries: readonly Buffer[];
 }
 
 /**
- * The JSON bytes of a served entry, from its manifest's canonical JSON (the registry made it to hash
- * the manifest): `hash` and `oauth_available` are written after the manifest's own keys, which stay in
- * RFC 8785 order. The same value as `JSON.stringify(entry)`, without serialising every manifest again.
+ * The bytes of `JSON.stringify(catalog)` and of `JSON.stringify(entry)` for each entry, assembled
+ * from each manifest's canonical JSON (the registry made it to hash the manifest; `manifestJson(id)`
+ * in the catalog's order) rather than serialising them all again. `hash` and `oauth_available` are
+ * written after the manifest's own keys, which stay in RFC 8785 order. An entry's JSON stands in the
+ * catalog's as it is, so all of them are written once, into one buffer, and each entry's bytes are
+ * a view of it: one allocation and one copy of each manifest, instead of a buffer per entry and the
+ * catalog copied from them again.
  */
-export function entryBody(manifestJson: Buffer, entry: ServedCatalogEntry): Buffer {
-  const oauth = entry.oauth_available === undefined ? "" : `,"oauth_available":${entry.oauth_available}`;
-  // The canonical JSON of an object ends with its closing brace.
-  return Buffer.concat([manifestJson.subarray(0, manifestJson.length - 1), Buffer.from(`,"hash":${JSON.stringify(entry.hash)}${oauth}}`, "latin1")]);
+export function catalogBodies(catalog: ServedCatalog, manifestJson: readonly Buffer[]): CatalogBodies {
+  const head = `{"schema":${JSON.stringify(catalog.schema)},"hash":${JSON.stringify(catalog.hash)},"integrations":[`;
+  // Each entry's own keys after the manifest's, closing its object: ASCII (a hex hash and a boolean).
+  const tails = catalog.integrations.map(
+    (entry) => `,"hash":${JSON.stringify(entry.hash)}${entry.oauth_available === undefined ? "" : `,"oauth_available":${entry.oauth_available}`}}`,
+  );
+  let total = head.length + Math.max(0, tails.length - 1) + "]}".length;
+  tails.forEach((tail, index) => {
+    // The canonical JSON of an object ends with its closing brace, which the tail writes again.
+    total += (manifestJson[index] as Buffer).length - 1 + tail.length;
+  });
+  const bytes = Buffer.allocUnsafe(total);
+  let offset = bytes.write(head, 0, "latin1");
+  const entries = tails.map((tail, index) => {
+    const json = manifestJson[index] as Buffer;
+    if (index > 0) offset += bytes.write(",", offset, "latin1");
+    const start = offset;
+    bytes.set(json.subarray(0, json.length - 1), offset);
+    offset += json.length - 1;
+    offset += bytes.write(tail, offset, "latin1");
+    return bytes.subarray(start, offset);
+  });
+  offset += bytes.write("]}", offset, "latin1");
+  if (offset !== total) throw new Error(`the catalog's bytes came to ${offset}, not ${total}`);
+  return { catalog: bytes, entries };
 }
 
 const encoder = new TextEncoder();

@@ -3,7 +3,7 @@ import fastifyPlugin from "fastify-plugin";
 import { BROKER_CONTEXT } from "./context.js";
 import { BrokerError } from "./broker-error.js";
 import { servedCatalog, servedEntry } from "../catalog/catalog.js";
-import { catalogBody, entryBody, utf8Buffer } from "../catalog/catalog-body.js";
+import { catalogBodies, utf8Buffer } from "../catalog/catalog-body.js";
 import { CATALOG_PAGE_HEADERS, INTEGRATION_PAGE_HEADERS, renderCatalogPage, renderIntegrationPage } from "../catalog/catalog-page.js";
 import { createCatalogSearch, parseSearchQuery } from "../catalog/catalog-search.js";
 import { queryOf, single } from "./query.js";
@@ -29,15 +29,17 @@ async function catalogRoutes(app: FastifyInstance): Promise<void> {
   const contentType = "application/json; charset=utf-8";
   // The catalog is public and holds nothing secret, so every web client may read it.
   const headers = { "access-control-allow-origin": "*", "x-content-type-options": "nosniff" };
+  const bodies = catalogBodies(
+    catalog,
+    catalog.integrations.map((entry) => registry.manifestJson(entry.id) as Buffer),
+  );
   const byId = new Map<string, Representation>();
-  const entryBodies: Buffer[] = [];
-  for (const entry of registry.catalog().integrations) {
-    const served = servedEntry(entry, oauthApps);
-    const body = entryBody(registry.manifestJson(entry.id) as Buffer, served.entry);
-    entryBodies.push(body);
-    byId.set(entry.id, createRepresentation({ body, contentType, tag: served.tag, cacheControl: REGISTRY_CACHE_CONTROL, headers }));
-  }
-  const whole = createRepresentation({ body: catalogBody(catalog, entryBodies), contentType, tag, cacheControl: REGISTRY_CACHE_CONTROL, headers });
+  registry.catalog().integrations.forEach((entry, index) => {
+    const { tag: entryTag } = servedEntry(entry, oauthApps);
+    const body = bodies.entries[index] as Buffer;
+    byId.set(entry.id, createRepresentation({ body, contentType, tag: entryTag, cacheControl: REGISTRY_CACHE_CONTROL, headers }));
+  });
+  const whole = createRepresentation({ body: bodies.catalog, contentType, tag, cacheControl: REGISTRY_CACHE_CONTROL, headers });
 
   app.get("/registry", (request, reply) => sendRepresentation(request, reply, whole));
 
