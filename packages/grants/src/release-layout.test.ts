@@ -125,6 +125,20 @@ describe("a release laid out as signRelease writes it", () => {
     expect(parseRelease(pair).document).toEqual(JSON.parse(pair));
   });
 
+  it("a byte order mark inside the document, before the registry, a manifest or the signatures, is refused as parsing the whole refuses it", () => {
+    const text = signRelease(body([{ id: "demo", name: "x" }]), [releaseKey]);
+    const mark = "\ufeff";
+    for (const inside of [
+      text.replace('{"registry":', `{"registry":${mark}`),
+      text.replace('"integrations":[', `"integrations":[${mark}`),
+      text.replace(',"signatures":', `,"signatures":${mark}`),
+    ]) {
+      expect(() => JSON.parse(inside)).toThrow(SyntaxError);
+      expect(() => parseRelease(Buffer.from(inside))).toThrow(/not JSON/);
+      expect(() => parseRelease(inside)).toThrow(/not JSON/);
+    }
+  });
+
   it("refuses bytes that are not UTF-8 as before", () => {
     const text = signRelease(body([{ id: "demo", name: "x" }]), [releaseKey]);
     const broken = Buffer.from(text);

@@ -16,7 +16,8 @@ export interface LaidOutRelease {
   readonly manifestBytes: ReleaseManifestBytes | undefined;
 }
 
-const strict = new TextDecoder("utf-8", { fatal: true });
+// `ignoreBOM`: a byte order mark before R or S is inside the document, where JSON does not allow it.
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Reads `{"registry":R,"signatures":S}` (and an optional newline) from UTF-8 bytes: the layout

@@ -95,6 +95,15 @@ describe("readRegistryPieces", () => {
     }
   });
 
+  it("refuses a byte order mark where a value starts, as parsing the whole does, and keeps one inside a string", () => {
+    for (const text of ['{"integrations":[\ufeff{"id":"a"}]}', '{"hash":\ufeff"x","integrations":[]}', '\ufeff{"integrations":[]}']) {
+      expect(readRegistryPieces(bytesOf(text))).toBeUndefined();
+      expect(() => JSON.parse(text)).toThrow(SyntaxError);
+    }
+    const inStrings = '{"integrations":[{"id":"\ufeffa"}],"\ufeffz":"x"}';
+    expect(readRegistryPieces(bytesOf(inStrings))?.registry).toEqual(JSON.parse(inStrings));
+  });
+
   it("refuses keys that are not strictly increasing, a __proto__ key and a registry without an integrations array", () => {
     for (const text of [
       '{"hash":"x","integrations":[{"id":"a"}],"integrations":[{"id":"b"}]}',

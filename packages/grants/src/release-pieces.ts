@@ -21,8 +21,9 @@ export interface RegistryPieces {
   readonly bytes: ReleaseManifestBytes;
 }
 
-const lenient = new TextDecoder("utf-8");
-const strict = new TextDecoder("utf-8", { fatal: true });
+// `ignoreBOM`: a byte order mark inside the document is a character JSON does not allow, not one to drop.
+const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * The text of a piece's bytes, which must be UTF-8. Decoding that replaces what is not UTF-8 with
