@@ -2,9 +2,15 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { compileValidator, type CompileValidatorOptions } from "./compile-validator.js";
 
-/** zod's verdict and the compiled one, side by side. */
+/**
+ * zod's verdict and the compiled one, side by side. For a value with a JSON text, the compiled
+ * one in parsed-JSON mode on what JSON.parse makes of that text must be zod's on the same.
+ */
 function verdicts(schema: z.ZodType, value: unknown, options?: CompileValidatorOptions): [boolean, boolean] {
-  return [schema.safeParse(value).success, compileValidator(schema, options)(value)];
+  const validate = compileValidator(schema, options);
+  const text = JSON.stringify(value);
+  if (text !== undefined) expect(validate(JSON.parse(text), true), `parsed-JSON mode on ${text}`).toBe(schema.safeParse(JSON.parse(text)).success);
+  return [schema.safeParse(value).success, validate(value)];
 }
 
 describe("compileValidator follows any schema built from zod's usual parts", () => {

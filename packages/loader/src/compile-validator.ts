@@ -22,6 +22,14 @@
 /** A value check compiled from one schema node. */
 export type Validator = (value: unknown) => boolean;
 
+/**
+ * A compiled schema's check. `parsedJson`: the value is exactly what `JSON.parse` returned, so
+ * its objects hold only enumerable string keys and its arrays only their items; the walk then
+ * skips the tests for anything else (each lists an object's or an array's keys, which costs an
+ * allocation per object, and a load walks hundreds of thousands). The verdict is the same.
+ */
+export type CompiledValidator = (value: unknown, parsedJson?: boolean) => boolean;
+
 export interface CompileValidatorOptions {
   /**
    * A plain predicate for a custom check (a `refine` or `superRefine`) with the same verdict
@@ -93,7 +101,7 @@ const PURE_CHECKS = new Set([
 const payload: ZodCheckPayload = { value: undefined, issues: [] };
 
 /** Compiles `schema` (a zod 4 schema) into a {@link Validator}. */
-export function compileValidator(schema: unknown, options: CompileValidatorOptions = {}): Validator {
+export function compileValidator(schema: unknown, options: CompileValidatorOptions = {}): CompiledValidator {
   const generator = new Generator(options);
   const root = generator.node(schema as ZodNodeLike, generator.plain);
   return generator.link(root);
@@ -142,9 +150,16 @@ class Generator {
     return name;
   }
 
-  link(root: string): Validator {
+  link(root: string): CompiledValidator {
     // The source is made here from the schema's structure alone (see the module comment).
-    const build = new Function("x", `"use strict";\n${this.#functions.join("\n")}\nreturn ${root};`) as (externals: unknown[]) => Validator;
+    // `parsed` is the current walk's `parsedJson`: walks never nest (no check calls back into this validator).
+    const source = [
+      '"use strict";',
+      "let parsed = false;",
+      ...this.#functions,
+      `return (value, parsedJson) => { parsed = parsedJson === true; try { return ${root}(value); } finally { parsed = false; } };`,
+    ].join("\n");
+    const build = new Function("x", source) as (externals: unknown[]) => CompiledValidator;
     return build(this.#externals);
   }
 
@@ -203,7 +218,7 @@ class Generator {
       case "array":
         return [
           // An array with other own keys (`ops.extra`): zod's copy drops them.
-          "if (!Array.isArray(value) || Object.keys(value).length !== value.length) return false;",
+          "if (!Array.isArray(value) || (!parsed && Object.keys(value).length !== value.length)) return false;",
           `for (let index = 0; index < value.length; index += 1) if (!${this.node(def.element as ZodNodeLike, scope)}(value[index])) return false;`,
         ].join("\n");
       case "record":
@@ -233,9 +248,19 @@ class Generator {
     const refused = scope.refused === undefined ? "" : ` || ${this.external(scope.refused)}.has(name)`;
     return [
       this.#plainObjectTest(),
-      "for (const name of Reflect.ownKeys(value)) {",
       // zod drops a `__proto__` key from its output (the value as it is would differ) and refuses symbol keys.
+      // Parsed JSON: its keys are all enumerable strings, so for-in lists them without making an array
+      // (an inherited one, should Object.prototype have been given one, is checked too: never a wrong yes).
+      "if (parsed) {",
+      "for (const name in value) {",
+      `if (name === "__proto__"${refused} || !${key}(name) || !${item}(value[name])) return false;`,
+      "}",
+      "} else {",
+      "const names = Reflect.ownKeys(value);",
+      "for (let index = 0; index < names.length; index += 1) {",
+      "const name = names[index];",
       `if (typeof name !== "string" || name === "__proto__"${refused} || !${key}(name) || !${item}(value[name])) return false;`,
+      "}",
       "}",
     ].join("\n");
   }

@@ -143,7 +143,7 @@ function loadOne(
     const before = key === undefined ? undefined : previous.byKey().get(key);
     if (before !== undefined) return text === undefined || before.text === text ? before : before.withText(text);
   }
-  const result = validateManifest(json);
+  const result = validateManifest(json, text !== undefined);
   if (!result.ok) {
     for (const issue of result.issues) issues.push({ file, ...issue });
     return undefined;

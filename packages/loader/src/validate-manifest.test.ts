@@ -8,12 +8,22 @@ import { nearMisses, refusedCases, type MutableManifest } from "./__fixtures__/m
 import { anyJson, mutate } from "./__fixtures__/random-mutation.js";
 import { allThirdReleaseFields, prototypeKeyAttacks, thirdReleaseRefusals } from "./__fixtures__/third-release-cases.js";
 
-/** The fast path and zod give the same verdict; where both accept, the manifest is what zod returns. */
+/**
+ * The fast path and zod give the same verdict; where both accept, the manifest is what zod returns.
+ * The same for the value as JSON.parse makes it from the value's JSON text, checked in the fast
+ * path's parsed-JSON mode (the loader's, for the texts it parses itself).
+ */
 function agree(json: unknown): boolean {
   const zod = parseManifest(structuredClone(json));
   const fast = fastManifestCheck(json);
   expect(fast, `fast path ${fast ? "accepts" : "refuses"} what zod ${zod.ok ? "accepts" : "refuses"}`).toBe(zod.ok);
   if (zod.ok) expect(validateManifest(json)).toEqual(zod);
+  const text = JSON.stringify(json);
+  if (text !== undefined) {
+    const parsedVerdict = parseManifest(JSON.parse(text)).ok;
+    const parsedFast = fastManifestCheck(JSON.parse(text), true);
+    expect(parsedFast, `parsed-JSON mode ${parsedFast ? "accepts" : "refuses"} what zod ${parsedVerdict ? "accepts" : "refuses"}`).toBe(parsedVerdict);
+  }
   return fast;
 }
 
@@ -68,6 +78,16 @@ describe("the compiled fast path gives zod's verdict", () => {
       }),
       { numRuns: 1500 },
     );
+  });
+
+  it("in parsed-JSON mode still leaves a __proto__ key to zod, in a record and in an object", () => {
+    const text = JSON.stringify(validManifest());
+    const inHeaders = text.replace('"headers":{', '"headers":{"__proto__":"x",');
+    expect(inHeaders).not.toBe(text);
+    expect(fastManifestCheck(JSON.parse(inHeaders), true)).toBe(false);
+    const inAuth = text.replace('"auth":{', '"auth":{"__proto__":{"kind":"none"},');
+    expect(fastManifestCheck(JSON.parse(inAuth), true)).toBe(false);
+    expect(fastManifestCheck(JSON.parse(text), true)).toBe(true);
   });
 
   it("leaves to zod what it cannot take as it is: a __proto__ key, a non-plain object, a key on an array, a non-finite number", () => {

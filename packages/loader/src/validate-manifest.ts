@@ -6,16 +6,17 @@ import { compileValidator } from "./compile-validator.js";
 const isValid = compileValidator(manifestSchema, { plainCheck: rulePredicateOf, refusedKeys: refusedKeysOf });
 
 /** The fast path alone: true when the schema accepts `json` exactly as it is (see compileValidator). */
-export function fastManifestCheck(json: unknown): boolean {
-  return isValid(json);
+export function fastManifestCheck(json: unknown, parsedJson = false): boolean {
+  return isValid(json, parsedJson);
 }
 
 /**
  * Validates one manifest: the compiled fast path first, and zod (`parseManifest`)
  * only when it does not accept the value, for zod's verdict and its messages.
- * On the fast path the manifest is `json` itself, not a copy.
+ * On the fast path the manifest is `json` itself, not a copy. `parsedJson`: `json` is exactly
+ * what `JSON.parse` returned (see CompiledValidator); the verdict is the same either way.
  */
-export function validateManifest(json: unknown): ParseManifestResult {
-  if (isValid(json)) return { ok: true, manifest: json as Manifest };
+export function validateManifest(json: unknown, parsedJson = false): ParseManifestResult {
+  if (isValid(json, parsedJson)) return { ok: true, manifest: json as Manifest };
   return parseManifest(json);
 }

@@ -1,4 +1,4 @@
-import type { Auth, Operation } from "./manifest-schema.js";
+import type { Arg, Auth, Operation } from "./manifest-schema.js";
 import { placeholderNames } from "./placeholders.js";
 import { splitLine } from "./preview-line.js";
 import type { IssueSink } from "./rule-checks.js";
@@ -64,7 +64,9 @@ function previewProblems(op: Operation, index: number, ops: readonly Operation[]
   if (read.access !== "read") return issue(at("op"), `must name a read op; ${read.id} is a ${read.access}`);
   const writeArgs = op.args ?? {};
   const given = preview.args ?? {};
-  for (const [name, template] of Object.entries(given)) {
+  for (const name in given) {
+    if (!Object.hasOwn(given, name)) continue;
+    const template = given[name] as string;
     const readArg = read.args?.[name];
     if (readArg === undefined) {
       issue(at("args", name), `is not an arg of ${read.id}`);
@@ -102,7 +104,8 @@ function nextOpProblems(op: Operation, nextOp: string, index: number, ops: reado
 }
 
 function requiredArgs(op: Operation): string[] {
-  return Object.entries(op.args ?? {})
-    .filter(([, arg]) => arg.required === true)
-    .map(([name]) => name);
+  const names: string[] = [];
+  const args = op.args ?? {};
+  for (const name in args) if (Object.hasOwn(args, name) && (args[name] as Arg).required === true) names.push(name);
+  return names;
 }

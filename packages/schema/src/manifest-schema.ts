@@ -8,10 +8,10 @@ import { parseTenantTemplate } from "./tenant-url.js";
 import { dotPathProblem } from "./dot-path.js";
 import { OP_ID_PATTERN } from "./patterns.js";
 import { headerNameProblem, headerValueProblem } from "./headers.js";
-import { forEachPathPlaceholder, pathTemplateProblems } from "./path-template.js";
+import { forEachPathPlaceholder, pathPlaceholderAt, pathTemplateProblems } from "./path-template.js";
 import { pagingSchema, type Paging } from "./paging.js";
 import { oauthSchema } from "./oauth-schema.js";
-import { placeholderNames } from "./placeholders.js";
+import { placeholderNames, placeholdersDeclared } from "./placeholders.js";
 import { notBlank, plainTextProblem } from "./plain-text.js";
 import { keysCheck, problemCheck, rulesCheck, testCheck, type IssueSink } from "./rule-checks.js";
 import { providerErrorsSchema } from "./provider-errors.js";
@@ -114,24 +114,25 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
     issue(["body_json"], "a form body must be an object");
   }
   const pathHolds = pathTemplateProblems(operation.path).length === 0;
+  // Loops rather than callbacks: no closure per op (a registry's load checks tens of thousands).
   if (pathHolds) {
-    forEachPathPlaceholder(operation.path, (name, inQuery) => {
+    const path = operation.path;
+    const queryStart = path.indexOf("?");
+    for (let open = path.indexOf("{"); open !== -1; open = path.indexOf("{", open + 1)) {
+      const name = pathPlaceholderAt(path, open);
       const arg = args[name];
       if (arg === undefined) issue(["path"], `placeholder {${name}} names no declared arg`);
-      else if (!inQuery && arg.required !== true) issue(["args", name, "required"], `{${name}} fills a path segment, so it must be required`);
-    });
+      else if (!(queryStart !== -1 && open > queryStart) && arg.required !== true) {
+        issue(["args", name, "required"], `{${name}} fills a path segment, so it must be required`);
+      }
+    }
   }
   if (operation.confirm !== undefined) confirmRules(operation.confirm, operation.access, args, issue);
-  if (operation.body_json !== undefined) {
-    forEachStringLeaf(operation.body_json, (leaf, keys) => {
-      if (!leaf.includes("{")) return;
-      for (const name of placeholderNames(leaf)) {
-        if (args[name] === undefined) issue(["body_json", ...keys], `placeholder {${name}} names no declared arg`);
-      }
-    });
-  }
+  // The walk that names where a problem is runs only when there is one.
+  if (operation.body_json !== undefined && !bodyPlaceholdersDeclared(operation.body_json, args)) bodyPlaceholderRules(operation.body_json, args, issue, []);
   if (operation.page !== undefined) pagingProblems(operation, pathHolds, issue);
-  for (const name of Object.keys(args)) {
+  for (const name in args) {
+    if (!Object.hasOwn(args, name)) continue;
     const arg = args[name] as Arg;
     if (arg.enum === undefined) continue;
     const maxLength = arg.max_length ?? DEFAULT_MAX_LENGTH;
@@ -143,6 +144,42 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
   }
 }
 
+/** Whether every placeholder in a string of the body (at any depth) names a declared arg. */
+function bodyPlaceholdersDeclared(value: unknown, args: Readonly<Record<string, Arg>>): boolean {
+  if (typeof value === "string") return placeholdersDeclared(value, args);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) if (!bodyPlaceholdersDeclared(value[index], args)) return false;
+    return true;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const key in value) if (Object.hasOwn(value, key) && !bodyPlaceholdersDeclared((value as Record<string, unknown>)[key], args)) return false;
+  }
+  return true;
+}
+
+/** Every placeholder in a string of the body (at any depth) names a declared arg: an issue, at its place, for each that does not. */
+function bodyPlaceholderRules(value: unknown, args: Readonly<Record<string, Arg>>, issue: IssueSink, keys: PropertyKey[]): void {
+  if (typeof value === "string") {
+    if (!value.includes("{")) return;
+    for (const name of placeholderNames(value)) {
+      if (args[name] === undefined) issue(["body_json", ...keys], `placeholder {${name}} names no declared arg`);
+    }
+  } else if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      keys.push(index);
+      bodyPlaceholderRules(value[index], args, issue, keys);
+      keys.pop();
+    }
+  } else if (value !== null && typeof value === "object") {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      keys.push(key);
+      bodyPlaceholderRules((value as Record<string, unknown>)[key], args, issue, keys);
+      keys.pop();
+    }
+  }
+}
+
 /** Every placeholder of the confirm line names a declared arg, and a write's line shows every required arg. */
 function confirmRules(confirm: string, access: Access, args: Readonly<Record<string, Arg>>, issue: IssueSink): void {
   const shown = placeholderNames(confirm);
@@ -151,8 +188,8 @@ function confirmRules(confirm: string, access: Access, args: Readonly<Record<str
     if (args[name] === undefined && shown.indexOf(name) === index) issue(["confirm"], `placeholder {${name}} names no declared arg`);
   });
   if (access !== "write") return;
-  for (const name of Object.keys(args)) {
-    if ((args[name] as Arg).required === true && !shown.includes(name)) {
+  for (const name in args) {
+    if (Object.hasOwn(args, name) && (args[name] as Arg).required === true && !shown.includes(name)) {
       issue(
         ["confirm"],
         `leaves out the required arg {${name}}: a write's confirm line must show every required value it sends, so the member sees what they approve (add {${name}} to the line)`,
@@ -165,7 +202,15 @@ function confirmRules(confirm: string, access: Access, args: Readonly<Record<str
 function codePointsOver(value: string, max: number): boolean {
   if (value.length <= max) return false;
   let count = 0;
-  for (const _character of value) if (++count > max) return true;
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    // A surrogate pair is one code point.
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < value.length) {
+      const next = value.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index += 1;
+    }
+    if (++count > max) return true;
+  }
   return false;
 }
 
@@ -361,7 +406,8 @@ export function forEachStringLeaf(value: unknown, visit: (leaf: string, keys: re
       keys.pop();
     }
   } else if (value !== null && typeof value === "object") {
-    for (const key of Object.keys(value)) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
       keys.push(key);
       forEachStringLeaf((value as Record<string, unknown>)[key], visit, keys);
       keys.pop();

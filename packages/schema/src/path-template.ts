@@ -47,8 +47,13 @@ export function pathTemplateProblems(path: string): readonly string[] {
 export function forEachPathPlaceholder(path: string, visit: (name: string, inQuery: boolean) => void): void {
   const queryStart = path.indexOf("?");
   for (let open = path.indexOf("{"); open !== -1; open = path.indexOf("{", open + 1)) {
-    visit(path.slice(open + 1, path.indexOf("}", open)), queryStart !== -1 && open > queryStart);
+    visit(pathPlaceholderAt(path, open), queryStart !== -1 && open > queryStart);
   }
+}
+
+/** The name of the placeholder whose `{` is at `open`, in a path that `pathTemplateProblems` finds none in. */
+export function pathPlaceholderAt(path: string, open: number): string {
+  return path.slice(open + 1, path.indexOf("}", open));
 }
 
 // The schema parses each op's path twice in a row (the field, then the op's cross-field rules): the second is the first's answer.

@@ -9,11 +9,33 @@ export type LinePart = { kind: "literal"; text: string } | { kind: "field"; path
 export function splitLine(line: string): LinePart[] {
   const parts: LinePart[] = [];
   let last = 0;
-  for (const match of line.matchAll(LINE_PLACEHOLDER)) {
-    if (match.index > last) parts.push({ kind: "literal", text: line.slice(last, match.index) });
-    parts.push({ kind: "field", path: match[1] as string });
-    last = match.index + match[0].length;
+  // By hand rather than matchAll(LINE_PLACEHOLDER): the same matches without a match array each.
+  for (let open = line.indexOf("{"); open !== -1; open = line.indexOf("{", open + 1)) {
+    const end = fieldEnd(line, open);
+    if (end === -1) continue;
+    if (open > last) parts.push({ kind: "literal", text: line.slice(last, open) });
+    parts.push({ kind: "field", path: line.slice(open + 1, end) });
+    last = end + 1;
+    open = end;
   }
   if (last < line.length) parts.push({ kind: "literal", text: line.slice(last) });
   return parts;
+}
+
+/** A path character: A-Z, a-z, 0-9, `_` or `-`. */
+function isPathCharacter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d;
+}
+
+/** Where the `}` of a `{dot.path}` placeholder starting at `open` is, or -1 when none starts there (as LINE_PLACEHOLDER matches). */
+function fieldEnd(line: string, open: number): number {
+  // Segments of path characters joined by single dots: no dot first, last or twice in a row.
+  let afterDot = true;
+  for (let index = open + 1; index < line.length; index += 1) {
+    const code = line.charCodeAt(index);
+    if (isPathCharacter(code)) afterDot = false;
+    else if (code === 0x2e && !afterDot) afterDot = true;
+    else return code === 0x7d && !afterDot ? index : -1;
+  }
+  return -1;
 }
