@@ -24,6 +24,10 @@ export const cpuNow = () => {
  * Times `measured` and `floor` interleaved; returns both medians and their ratio.
  * `clock: "cpu"` counts this process's CPU time instead of wall time: on a machine
  * shared with other work, time spent descheduled then counts for neither side.
+ * `settle: true` (needs `--expose-gc`, as `pnpm bench` runs) makes a full collection,
+ * untimed, before each timed call. Without it, what one side keeps (a loaded registry)
+ * can still be in the young generation when the other side starts, whose first scavenges
+ * then pay for moving it: a side that leaves more of its work there looks cheaper.
  */
 export async function compare(measured, floor, options = {}) {
   const rounds = options.rounds ?? 15;
@@ -35,10 +39,13 @@ export async function compare(measured, floor, options = {}) {
   }
   const a = [];
   const b = [];
+  const settle = options.settle === true && typeof globalThis.gc === "function" ? globalThis.gc : () => {};
   for (let i = 0; i < rounds; i += 1) {
+    settle();
     let start = now();
     await measured();
     a.push(now() - start);
+    settle();
     start = now();
     await floor();
     b.push(now() - start);
