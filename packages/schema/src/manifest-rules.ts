@@ -10,20 +10,28 @@ import type { IssueSink } from "./rule-checks.js";
 export function manifestRules(manifest: { readonly auth: Auth; readonly ops: readonly Operation[] }, issue: IssueSink): void {
   const { ops } = manifest;
   identityProblems(manifest.auth, ops, issue);
-  ops.forEach((op, index) => {
+  for (let index = 0; index < ops.length; index += 1) {
+    const op = ops[index] as Operation;
     if (op.preview !== undefined) previewProblems(op, index, ops, issue);
     const next = nextOpOf(op);
     if (next !== undefined) nextOpProblems(op, next, index, ops, issue);
-  });
-  ops.forEach((op, index) => {
+  }
+  for (let index = 0; index < ops.length; index += 1) {
+    const op = ops[index] as Operation;
     const cursor = op.page === undefined || op.page.from === "next_path" ? undefined : op.page.arg;
-    if (cursor !== undefined && op.args?.[cursor]?.required === true && !ops.some((other) => nextOpOf(other) === op.id)) {
+    if (cursor !== undefined && op.args?.[cursor]?.required === true && !continuedBy(ops, op.id)) {
       issue(
         ["ops", index, "args", cursor, "required"],
         "carries the page cursor, so it must be optional (the first page has none), unless another op names this one as its page.next_op",
       );
     }
-  });
+  }
+}
+
+/** Whether another op's page token continues to the op `id`. */
+function continuedBy(ops: readonly Operation[], id: string): boolean {
+  for (let index = 0; index < ops.length; index += 1) if (nextOpOf(ops[index] as Operation) === id) return true;
+  return false;
 }
 
 type Issue = IssueSink;
@@ -72,7 +80,9 @@ function previewProblems(op: Operation, index: number, ops: readonly Operation[]
       issue(at("args", name), `is not an arg of ${read.id}`);
       continue;
     }
-    for (const placeholder of placeholderNames(template)) {
+    const placeholders = placeholderNames(template);
+    for (let slot = 0; slot < placeholders.length; slot += 1) {
+      const placeholder = placeholders[slot] as string;
       const writeArg = writeArgs[placeholder];
       if (writeArg === undefined) issue(at("args", name), `placeholder {${placeholder}} names no arg of ${op.id}`);
       else if (readArg.required === true && writeArg.required !== true) {
@@ -80,11 +90,16 @@ function previewProblems(op: Operation, index: number, ops: readonly Operation[]
       }
     }
   }
-  for (const name of requiredArgs(read)) {
+  // Indexed loops: no iterator per loop in code that runs once per write at load.
+  const required = requiredArgs(read);
+  for (let index = 0; index < required.length; index += 1) {
+    const name = required[index] as string;
     if (!Object.hasOwn(given, name)) issue(at("args"), `leaves out ${read.id}'s required arg "${name}"`);
   }
   const picked = read.pick?.fields ?? [];
-  for (const part of splitLine(preview.line)) {
+  const parts = splitLine(preview.line);
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index] as (typeof parts)[number];
     if (part.kind === "field" && !picked.includes(part.path)) {
       issue(at("line"), `{${part.path}} is not a picked field of ${read.id} (pick.fields: ${picked.length === 0 ? "none" : picked.join(", ")})`);
     }

@@ -132,15 +132,29 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
   if (operation.body_json !== undefined && !bodyPlaceholdersDeclared(operation.body_json, args)) bodyPlaceholderRules(operation.body_json, args, issue, []);
   if (operation.page !== undefined) pagingProblems(operation, pathHolds, issue);
   for (const name in args) {
-    if (!Object.hasOwn(args, name)) continue;
     const arg = args[name] as Arg;
-    if (arg.enum === undefined) continue;
-    const maxLength = arg.max_length ?? DEFAULT_MAX_LENGTH;
-    arg.enum.forEach((value, index) => {
-      if (codePointsOver(value, maxLength)) issue(["args", name, "enum", index], `is longer than max_length ${maxLength}`);
-      const typeProblem = arg.type === undefined ? undefined : argTypeProblem(value, arg.type);
-      if (typeProblem !== undefined) issue(["args", name, "enum", index], `is not of the arg's type ${arg.type}: ${typeProblem}`);
-    });
+    if (Object.hasOwn(args, name) && arg.enum !== undefined) enumRules(name, arg, arg.enum, issue);
+  }
+}
+
+/** Whether a line holds a `{name}` placeholder for every required arg (an arg name is a whole placeholder wherever it stands in braces). */
+function showsEveryRequiredArg(line: string, args: Readonly<Record<string, Arg>>): boolean {
+  for (const name in args) if (Object.hasOwn(args, name) && (args[name] as Arg).required === true && !line.includes(`{${name}}`)) return false;
+  return true;
+}
+
+function hasBrace(url: string | undefined): boolean {
+  return url !== undefined && (url.includes("{") || url.includes("}"));
+}
+
+/** Each value of an arg's enum fits its max_length and its type. (Its own function: a closure in the loop above would cost a context per arg.) */
+function enumRules(name: string, arg: Arg, values: readonly string[], issue: IssueSink): void {
+  const maxLength = arg.max_length ?? DEFAULT_MAX_LENGTH;
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index] as string;
+    if (codePointsOver(value, maxLength)) issue(["args", name, "enum", index], `is longer than max_length ${maxLength}`);
+    const typeProblem = arg.type === undefined ? undefined : argTypeProblem(value, arg.type);
+    if (typeProblem !== undefined) issue(["args", name, "enum", index], `is not of the arg's type ${arg.type}: ${typeProblem}`);
   }
 }
 
@@ -182,6 +196,8 @@ function bodyPlaceholderRules(value: unknown, args: Readonly<Record<string, Arg>
 
 /** Every placeholder of the confirm line names a declared arg, and a write's line shows every required arg. */
 function confirmRules(confirm: string, access: Access, args: Readonly<Record<string, Arg>>, issue: IssueSink): void {
+  // The usual line, checked without making the list of its placeholders: the list below is made only to name a problem.
+  if (placeholdersDeclared(confirm, args) && (access !== "write" || showsEveryRequiredArg(confirm, args))) return;
   const shown = placeholderNames(confirm);
   // Once per name, as often as the line repeats it.
   shown.forEach((name, index) => {
@@ -366,6 +382,16 @@ function pagingProblems(
 
 /** `auth.tenant` declares exactly the placeholders of `base`; OAuth URLs name only declared ones, each in its place. */
 function tenantProblems(auth: z.infer<typeof authObjectFields>, issue: IssueSink): void {
+  // Most manifests: no tenant setting and no brace in any URL, so nothing below can find a problem.
+  if (
+    auth.tenant === undefined &&
+    !hasBrace(auth.base) &&
+    !hasBrace(auth.oauth?.authorize_url) &&
+    !hasBrace(auth.oauth?.token_url) &&
+    !hasBrace(auth.oauth?.revocation?.url)
+  ) {
+    return;
+  }
   const declared = new Set(Object.keys(auth.tenant ?? {}));
   const base = parseTenantTemplate(auth.base, 1);
   const inBase = new Set(base.ok ? base.placeholders.map((placeholder) => placeholder.name) : []);

@@ -184,6 +184,24 @@ export const refusedCases: [string, (m: MutableManifest) => void, string, RegExp
     "ops[2].body_json.labels[1].name",
     /\{nope\} names no declared arg/,
   ],
+  [
+    "a write's confirm line without one of its required args",
+    (m) => void (op(m, 2).confirm = "Open “{title}” in {owner}?"),
+    "ops[2].confirm",
+    /leaves out the required arg \{repo\}/,
+  ],
+  [
+    "a write's confirm line holding a required arg only inside a longer placeholder",
+    (m) => void (op(m, 2).confirm = "Open “{title}” in {owner}/{repos}?"),
+    "ops[2].confirm",
+    /\{repos\} names no declared arg/,
+  ],
+  [
+    "an enum value that is not of the arg's type",
+    (m) => void (op(m, 0).args = { sort: { type: "integer", enum: ["1", "two"] } }),
+    "ops[0].args.sort.enum[1]",
+    /not of the arg's type integer/,
+  ],
   ["a dot segment before the query", (m) => void (op(m, 0).path = "/user/..?per_page=20"), "ops[0].path", /dot segment/],
   ["a dot segment at the end", (m) => void (op(m, 0).path = "/user/."), "ops[0].path", /dot segment/],
   ["an empty query", (m) => void (op(m, 0).path = "/user/repos?"), "ops[0].path", /key=value/],
@@ -240,4 +258,8 @@ export const nearMisses: [string, (m: MutableManifest) => void][] = [
   ["a query value holding / and ?", (m) => void (op(m, 0).path = "/user/repos?q=a/b?c&sort={sort}")],
   ["an enum of astral values within max_length", (m) => void (op(m, 0).args = { sort: { max_length: 2, enum: ["𝒜𝒜"] } })],
   ["a name after an ideographic space", (m) => void (m.name = "\u3000Example")],
+  [
+    "a write's confirm line showing a required arg twice and in double braces",
+    (m) => void (op(m, 2).confirm = "Open “{title}” in {{owner}}/{repo} ({owner})?"),
+  ],
 ];
