@@ -32,7 +32,10 @@ export interface LoadRegistryOptions {
   /**
    * The parsed manifests (`{ file, json }`) are handed over to the registry: each valid
    * one is frozen in place and kept, not copied first. For JSON parsed just for this load
-   * (a release document); the caller must not change it afterwards. Default false.
+   * (a release document); the caller must not change it afterwards. Being exactly what
+   * `JSON.parse` returned, it is validated as the texts this package parses itself are
+   * (the fast path's parsed-JSON mode: no check for symbol or hidden keys, or keys on arrays,
+   * which JSON cannot hold). Default false.
    */
   readonly adopt?: boolean | undefined;
 }
@@ -143,7 +146,7 @@ function loadOne(
     const before = key === undefined ? undefined : previous.byKey().get(key);
     if (before !== undefined) return text === undefined || before.text === text ? before : before.withText(text);
   }
-  const result = validateManifest(json, text !== undefined);
+  const result = validateManifest(json, owned);
   if (!result.ok) {
     for (const issue of result.issues) issues.push({ file, ...issue });
     return undefined;

@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { loadRegistry } from "./load-registry.js";
 import { loadRegistryFromRelease } from "./load-release.js";
 import type { ReleaseManifestBytes } from "./load-release.js";
+import { RegistryError } from "./registry-error.js";
+import { prototypeKeyAttacks } from "./__fixtures__/third-release-cases.js";
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -71,5 +73,20 @@ describe("loadRegistryFromRelease with the release's bytes", () => {
     copy.fill(0);
     expect(registry.manifestJson(id)?.toString("utf8")).toBe(canonicalJson(manifests[0]));
     expect(registry.manifestJson("no-such-integration")).toBeUndefined();
+  });
+
+  // The release's manifests are adopted (parsed for this load), so the fast path runs in its parsed-JSON mode: the same refusals.
+  it.each(prototypeKeyAttacks)("refuses a release manifest with a prototype key in %s", (_where, text, path) => {
+    const attacked = JSON.parse(text) as Record<string, unknown>;
+    const { $schema: _schema, ...content } = attacked;
+    const bytes = releaseBytes([content], (manifest) => JSON.stringify(manifest));
+    let thrown: unknown;
+    try {
+      loadRegistryFromRelease({ hash: sha256(bytes.array), integrations: parse(bytes), manifestBytes: bytes });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(RegistryError);
+    expect((thrown as RegistryError).issues.map((issue) => issue.path)).toContain(path);
   });
 });
