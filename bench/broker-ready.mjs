@@ -43,6 +43,8 @@ export async function run() {
     await firstSearch();
   };
   const combined = await compare(readyAndSearch, cold, { rounds: 5, warmup: 0, clock: "cpu" });
+  // Each side after a full collection: the cold load then does not pay for moving the app the ready kept (see measure.mjs).
+  const settled = await compare(startBroker, cold, { rounds: 5, warmup: 0, clock: "cpu", settle: true });
   await app.close();
   console.log(`signed release of ${TOTAL} manifests: ${fmt(release.length / 1024 / 1024, 1)} MiB`);
   console.log(
@@ -50,6 +52,9 @@ export async function run() {
   );
   console.log(`cold load of the same manifests' files: ${fmt(result.floorMs, 0)} ms CPU`);
   console.log(`broker ready ratio: ${fmt(result.ratio, 2)}x the cold load (goal at most ${GOAL}x) ${result.ratio <= GOAL ? "ok" : "OVER"}`);
+  console.log(
+    `broker ready ratio, each side after a full collection: ${fmt(settled.ratio, 2)}x (${fmt(settled.measuredMs, 0)} against ${fmt(settled.floorMs, 0)} ms CPU)`,
+  );
   console.log(`its first search: ${fmt(search.measuredMs, 0)} ms CPU, ${fmt(search.ratio, 2)}x the cold load`);
   console.log(
     `broker ready and its first search, measured together: ${fmt(combined.measuredMs, 0)} ms CPU against ${fmt(combined.floorMs, 0)} ms, ${fmt(combined.ratio, 2)}x the cold load (goal at most ${GOAL}x) ${combined.ratio <= GOAL ? "ok" : "OVER"}`,
