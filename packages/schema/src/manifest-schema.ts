@@ -137,9 +137,15 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
   }
 }
 
-/** Whether a line holds a `{name}` placeholder for every required arg (an arg name is a whole placeholder wherever it stands in braces). */
+/**
+ * Whether a line holds a `{name}` placeholder for every required arg: a valid arg name in braces is a
+ * whole placeholder wherever it stands. Any other name answers false, and the caller's full check decides.
+ */
 function showsEveryRequiredArg(line: string, args: Readonly<Record<string, Arg>>): boolean {
-  for (const name in args) if (Object.hasOwn(args, name) && (args[name] as Arg).required === true && !line.includes(`{${name}}`)) return false;
+  for (const name in args) {
+    if (!Object.hasOwn(args, name) || (args[name] as Arg).required !== true) continue;
+    if (!ARG_NAME.test(name) || !line.includes(`{${name}}`)) return false;
+  }
   return true;
 }
 
