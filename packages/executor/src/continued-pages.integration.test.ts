@@ -6,6 +6,12 @@ import { FEATURES_HOST } from "./test-support/third-release-registry.js";
 let harness: ThirdReleaseHarness;
 /** What the records query answers as its next path, per test. */
 let nextRecordsUrl: unknown;
+/** What the Graph-style list answers under "@odata.nextLink", per test. */
+let odataNextLink: unknown;
+/** The Graph-style list's whole first answer, when a test replaces it. */
+let graphFirstPage: unknown;
+const GRAPH_CONTEXT = "https://graph.microsoft.com/v1.0/$metadata#users('48d31887-5fad-4d73-a9f5-3c356e68a038')/messages(id,subject)";
+const GRAPH_SECOND_PAGE = "/v1/me/messages?$select=id,subject&$top=2&$skiptoken=X%274453707402000100000017%27";
 
 // Dropbox's documented answers (https://www.dropbox.com/developers/documentation/http/documentation#files-list_folder
 // and #files-list_folder-continue): entries, a cursor, has_more; the continuation takes { "cursor" }.
@@ -22,6 +28,13 @@ function answer(request: RecordedRequest) {
   }
   if (request.url.startsWith("/v1/query?")) return { totalSize: 3, done: false, nextRecordsUrl, records: [{ Id: "001D000000IqhSLIAZ" }] };
   if (request.url === "/v1/query/01gD0000002HU6KIAW-2000") return { totalSize: 3, done: true, records: [{ Id: "001D000000IomazIAB" }] };
+  // Microsoft Graph's (https://learn.microsoft.com/en-us/graph/paging): the next page's absolute URL under
+  // "@odata.nextLink", its $skiptoken percent-encoded as Graph writes it, absent on the last page.
+  if (request.url === "/v1/me/messages?$select=id,subject&$top=2")
+    return (
+      graphFirstPage ?? { "@odata.context": GRAPH_CONTEXT, "@odata.nextLink": odataNextLink, value: [{ id: "AAMkAGI2TG93AAA=", subject: "Quarterly report" }] }
+    );
+  if (request.url === GRAPH_SECOND_PAGE) return { "@odata.context": GRAPH_CONTEXT, value: [{ id: "AAMkAGI2TG94AAA=", subject: "Re: budget" }] };
   return { unexpected: request.url };
 }
 
@@ -32,6 +45,8 @@ afterAll(() => harness.close());
 beforeEach(() => {
   harness.reset();
   nextRecordsUrl = "/v1/query/01gD0000002HU6KIAW-2000";
+  odataNextLink = `https://${FEATURES_HOST}${GRAPH_SECOND_PAGE}`;
+  graphFirstPage = undefined;
 });
 
 const credential = { token: "tok_pages" };
@@ -136,5 +151,38 @@ describe('page.from "next_path": the provider names the next page\'s path', () =
     harness.reset();
     expect(await harness.executor.run({ ...query, page: files.next_page })).toMatchObject({ error: { code: "invalid_args" } });
     expect(harness.sent()).toBe(0);
+  });
+});
+
+describe('page.from "next_path" with top_key: a next link under a key no dot-path can name (Microsoft Graph)', () => {
+  const messages = { integration: "features", op: "messages.list", args: {}, credential };
+
+  it('follows "@odata.nextLink", the absolute URL as Graph wrote it, until a page has none', async () => {
+    const first = await harness.executor.run(messages);
+    expect(first).toMatchObject({ status: "ok", data: [{ id: "AAMkAGI2TG93AAA=", subject: "Quarterly report" }], next_page: expect.any(String) });
+    if (first.status !== "ok" || first.next_page === undefined) throw new Error("no next page");
+    const second = await harness.executor.run({ ...messages, page: first.next_page });
+    expect(second).toMatchObject({ status: "ok", data: [{ id: "AAMkAGI2TG94AAA=", subject: "Re: budget" }] });
+    expect(second).not.toHaveProperty("next_page");
+    expect(harness.server.requests[1]).toMatchObject({ method: "GET", url: GRAPH_SECOND_PAGE, headers: { host: FEATURES_HOST } });
+  });
+
+  it("reads the key as written, not as a dot-path: a nested @odata.nextLink is no next page", async () => {
+    graphFirstPage = { "@odata": { nextLink: `https://${FEATURES_HOST}${GRAPH_SECOND_PAGE}` }, value: [{ id: "x", subject: "y" }] };
+    const envelope = await harness.executor.run(messages);
+    expect(envelope).toMatchObject({ status: "ok", data: [{ id: "x", subject: "y" }] });
+    expect(envelope).not.toHaveProperty("next_page");
+  });
+
+  it.each([
+    ["another origin", "https://graph.microsoft.com/v1.0/me/messages?$skiptoken=abc"],
+    ["a path outside the base", `https://${FEATURES_HOST}/beta/me/messages?$skiptoken=abc`],
+    ["a quote Graph did not encode", `https://${FEATURES_HOST}/v1/me/messages?$skiptoken=X'44'`],
+  ])("refuses a next link that is %s: bad_response, nothing more sent", async (_name, value) => {
+    odataNextLink = value;
+    const envelope = await harness.executor.run(messages);
+    expect(envelope).toMatchObject({ status: "error", error: { code: "bad_response" } });
+    expect(harness.server.requests).toHaveLength(1);
+    expect(harness.evil.requests).toHaveLength(0);
   });
 });

@@ -36,7 +36,7 @@ export function compilePaging(paging: Paging): CompiledPaging {
       return compiled(undefined, paging.query_key, (paging.link_paths ?? []).map(compileLinkPath));
     case "body":
     case "next_path": {
-      const cursor = compileLookup(paging.from === "body" ? paging.cursor : paging.path);
+      const cursor = paging.from === "body" ? compileLookup(paging.cursor) : nextPathLookup(paging);
       const more = paging.more === undefined ? undefined : compileLookup(paging.more);
       return compiled((body) => {
         if (more !== undefined && more(body) !== true) return undefined;
@@ -57,6 +57,14 @@ export function compilePaging(paging: Paging): CompiledPaging {
       });
     }
   }
+}
+
+/** Where a `next_path` op's next path is: at its dot-path, or under its top-level key as written (an own property). */
+function nextPathLookup(paging: Extract<Paging, { from: "next_path" }>): (body: unknown) => unknown {
+  const key = paging.top_key;
+  if (key === undefined) return compileLookup(paging.path as string);
+  return (body) =>
+    body !== null && typeof body === "object" && !Array.isArray(body) && Object.hasOwn(body, key) ? (body as Record<string, unknown>)[key] : undefined;
 }
 
 /** A `link_paths` entry as a whole-path pattern: each `*` segment is exactly one non-empty segment. */

@@ -27,7 +27,7 @@ function load(mutate: (manifest: Manifest) => void) {
 }
 
 describe("third-release manifest fields load, each optional", () => {
-  it("loads identity, revocation, tenant, preview, suffixes, next_op, next_path and typed args together", () => {
+  it("loads identity, revocation, tenant, preview, suffixes, next_op, next_path (by path and by top_key) and typed args together", () => {
     const registry = load(allThirdReleaseFields);
     const manifest = registry.get("example");
     expect(manifest?.auth.identity).toBe("users.me");
@@ -37,6 +37,15 @@ describe("third-release manifest fields load, each optional", () => {
     expect(registry.operation("example", "issues.get")?.pathSegments.at(-1)).toEqual({ kind: "arg", name: "number", suffix: ".json" });
     expect(registry.operation("example", "repos.list")?.paging).toMatchObject({ arg: undefined, nextOp: "repos.list_continue", nextPath: false });
     expect(registry.operation("example", "records.query")?.paging).toMatchObject({ arg: undefined, nextPath: true });
+    const graph = registry.operation("example", "messages.list")?.paging;
+    expect(graph).toMatchObject({ arg: undefined, nextPath: true });
+    // The key as written, "@odata.nextLink", not the dot-path @odata -> nextLink.
+    const next = "https://graph.microsoft.com/v1.0/me/messages?$top=50&$skip=50";
+    expect(graph?.cursorFromBody?.({ "@odata.nextLink": next, value: [] })).toBe(next);
+    expect(graph?.cursorFromBody?.({ "@odata": { nextLink: next }, value: [] })).toBeUndefined();
+    expect(graph?.cursorFromBody?.({ value: [] })).toBeUndefined();
+    expect(graph?.cursorFromBody?.([{ "@odata.nextLink": next }])).toBeUndefined();
+    expect(graph?.cursorFromBody?.(Object.create({ "@odata.nextLink": next }))).toBeUndefined();
     const customers = registry.operation("example", "customers.create");
     expect(customers?.args.get("seats")?.type).toBe("integer");
     expect(customers?.renderBody?.({ email: "a@b.co", seats: "12" })).toEqual({ email: "a@b.co", metadata: {}, quantity: 12 });

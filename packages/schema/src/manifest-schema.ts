@@ -356,6 +356,9 @@ function pagingProblems(
   if (operation.access !== "read") issue(["page"], "only a read op pages");
   if (page.from === "next_path") {
     if (operation.method !== "GET") issue(["page", "from"], "a next path is fetched with GET, so only a GET op pages by next_path");
+    if ((page.path === undefined) === (page.top_key === undefined)) {
+      issue(["page"], 'a next_path names where the next path is with exactly one of "path" (a dot-path) and "top_key" (a top-level key as written)');
+    }
     return;
   }
   if (page.next_op !== undefined) {

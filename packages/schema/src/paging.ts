@@ -11,6 +11,15 @@ const dotPath = z.string().check(problemCheck(dotPathProblem));
 const arg = z.string().regex(ARG_NAME, "must name one of the op's args");
 /** Another read of the same manifest that takes the cursor in its own `page.arg` (Dropbox `files/list_folder/continue`). */
 const nextOp = z.string().regex(OP_ID_PATTERN, "must name a read op of this manifest (namespace.verb)");
+/**
+ * A top-level key of the answer, named as written: for a key a dot-path cannot name, such
+ * as Microsoft Graph's `@odata.nextLink` (it starts with `@` and holds a `.`). Printable
+ * ASCII; never a prototype key (the key is read as an own property either way).
+ */
+const TOP_KEY = /^(?!(?:__proto__|constructor|prototype)$)[\x21-\x7e]{1,64}$/;
+const topKey = z
+  .string()
+  .regex(TOP_KEY, "must be a top-level key of the answer as written: 1 to 64 printable ASCII characters, not __proto__, constructor or prototype");
 /** A path from the origin on: literal segments, or `*` for exactly one segment. */
 const LINK_PATH = /^(?:\/(?:[A-Za-z0-9._~-]+|\*))+$/;
 
@@ -27,7 +36,9 @@ const LINK_PATH = /^(?:\/(?:[A-Za-z0-9._~-]+|\*))+$/;
  *   absent), when the value at `more` is `true` (Stripe).
  * - `next_path`: the value at `path` in the answer, a path (or same-origin URL) under
  *   `auth.base` that is fetched as it is for the next page (Salesforce `nextRecordsUrl`),
- *   when it is a non-empty string and (with `more`) the value at `more` is `true`.
+ *   when it is a non-empty string and (with `more`) the value at `more` is `true`. Instead of
+ *   `path`, `top_key` names a top-level key of the answer as written, for one a dot-path cannot
+ *   name (Microsoft Graph's `@odata.nextLink`); exactly one of the two is given.
  * Paths are read in the raw answer, before `pick`.
  *
  * `next_op` (with `link`, `body` or `last_item`) names another read of the same manifest
@@ -48,7 +59,7 @@ export const pagingSchema = z.discriminatedUnion("from", [
   }),
   z.strictObject({ from: z.literal("body"), arg: arg.optional(), cursor: dotPath, more: dotPath.optional(), next_op: nextOp.optional() }),
   z.strictObject({ from: z.literal("last_item"), arg: arg.optional(), items: dotPath.optional(), key: dotPath, more: dotPath, next_op: nextOp.optional() }),
-  z.strictObject({ from: z.literal("next_path"), path: dotPath, more: dotPath.optional() }),
+  z.strictObject({ from: z.literal("next_path"), path: dotPath.optional(), top_key: topKey.optional(), more: dotPath.optional() }),
 ]);
 
 export type Paging = z.infer<typeof pagingSchema>;

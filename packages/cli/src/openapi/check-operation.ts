@@ -367,7 +367,9 @@ function checkPaging(spec: SpecOperation, op: Operation, parameter: (place: stri
   };
   if (page.from === "body" || page.from === "next_path") {
     if (page.from === "body") exists("cursor", page.cursor, schemas);
-    else exists("path", page.path, schemas);
+    else if (page.top_key !== undefined) {
+      if (!walkPath(schemas, [page.top_key]).found) add("page", `top_key ${page.top_key}`, `page.top_key "${page.top_key}" is not in the success response`);
+    } else exists("path", page.path as string, schemas);
     if (page.more !== undefined) exists("more", page.more, schemas);
     return;
   }

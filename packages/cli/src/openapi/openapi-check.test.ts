@@ -333,6 +333,12 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
     expect(line(link.out, "things.list")).toContain('page.query_key "cursor" is not a query parameter of GET /things');
     const body = await check(acme([paged({ from: "body", arg: "after", cursor: "next_cursor" })]), ACME);
     expect(line(body.out, "things.list")).toContain('page.cursor "next_cursor" is not in the success response');
+    const nextLink = await check(acme([{ ...list, page: { from: "next_path", top_key: "@odata.nextLink" } }]), ACME);
+    expect(nextLink.code).toBe(1);
+    expect(line(nextLink.out, "things.list")).toContain('page.top_key "@odata.nextLink" is not in the success response');
+    // Only presence is checked here: a top-level key the response declares passes.
+    const hasMore = await check(acme([{ ...list, page: { from: "next_path", top_key: "has_more" } }]), ACME);
+    expect(hasMore.out).toContain("ok        things.list");
   });
 });
 

@@ -145,6 +145,15 @@ export const featuresManifest = {
       page: { from: "next_path", path: "nextRecordsUrl" },
       pick: { root: "records", fields: ["Id"] },
     },
+    {
+      id: "messages.list",
+      label,
+      access: "read",
+      method: "GET",
+      path: "/me/messages?$select=id,subject&$top=2",
+      page: { from: "next_path", top_key: "@odata.nextLink" },
+      pick: { root: "value", fields: ["id", "subject"] },
+    },
   ],
 };
 

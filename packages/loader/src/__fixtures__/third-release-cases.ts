@@ -47,6 +47,15 @@ export function allThirdReleaseFields(m: Manifest): void {
     page: { from: "next_path", path: "nextRecordsUrl" },
     pick: { root: "records", fields: ["Id"] },
   });
+  m.ops.push({
+    id: "messages.list",
+    label: "List messages",
+    access: "read",
+    method: "GET",
+    path: "/me/messages?$top=50",
+    page: { from: "next_path", top_key: "@odata.nextLink" },
+    pick: { root: "value", fields: ["id"] },
+  });
   op(m, 3).args = { email: { required: true }, plan: {}, seats: { type: "integer" } };
   op(m, 3).body_json = { email: "{email}", metadata: { plan: "{plan}" }, quantity: "{seats}" };
 }
@@ -219,6 +228,16 @@ export const thirdReleaseRefusals: [string, (m: Manifest) => void, string, RegEx
     /unknown key "next_op"/,
   ],
   ["a next_path through __proto__", (m) => void (op(m, 0).page = { from: "next_path", path: "__proto__.x" }), "ops[0].page.path", /not allowed/],
+  [
+    "a next_path with both path and top_key",
+    (m) => void (op(m, 0).page = { from: "next_path", path: "next", top_key: "@odata.nextLink" }),
+    "ops[0].page",
+    /exactly one of "path" \(a dot-path\) and "top_key"/,
+  ],
+  ["a next_path with neither path nor top_key", (m) => void (op(m, 0).page = { from: "next_path" }), "ops[0].page", /exactly one of "path"/],
+  ["a next_path top_key of __proto__", (m) => void (op(m, 0).page = { from: "next_path", top_key: "__proto__" }), "ops[0].page.top_key", /not __proto__/],
+  ["a next_path top_key with a space", (m) => void (op(m, 0).page = { from: "next_path", top_key: "next link" }), "ops[0].page.top_key", /printable ASCII/],
+  ["a next_path top_key of 65 characters", (m) => void (op(m, 0).page = { from: "next_path", top_key: "k".repeat(65) }), "ops[0].page.top_key", /1 to 64/],
   // tenant hosts
   ["a tenant placeholder that is not declared", (m) => void (m.auth.base = "https://{subdomain}.example.com/v2"), "auth.base", /declare it in auth\.tenant/],
   ["a tenant declared but not used", (m) => void (m.auth.tenant = { subdomain: { pattern: "[a-z]+" } }), "auth.tenant.subdomain", /not used in base/],
