@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { GivenPreviews } from "./run/preview-step.js";
 import { createHardenedDispatcher } from "@eleven-integrations/executor";
 import { generateReceiptKeys, ready, toBase64Url } from "@eleven-integrations/grants";
 import { Agent } from "undici";
@@ -87,7 +86,6 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       publicKey: config.botKeys.publicKey,
       openGrant: createGrantOpener({ botKeys: config.botKeys, trustedMembers: config.trustedMembers }),
       state,
-      previews: new GivenPreviews(),
       botKeys: config.botKeys,
       trustedMembers: config.trustedMembers,
       audit: tracingAuditSink(observability === undefined ? audit : countingAuditSink(audit, observability.metrics)),

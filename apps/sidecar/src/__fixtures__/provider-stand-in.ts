@@ -4,6 +4,8 @@
 // GET /user/repos (https://docs.github.com/en/rest/repos/repos#list-repositories-for-the-authenticated-user),
 // GET /user (https://docs.github.com/en/rest/users/users#get-the-authenticated-user, its example user),
 // POST /repos/{owner}/{repo}/issues (https://docs.github.com/en/rest/issues/issues#create-an-issue),
+// GET and PATCH /repos/{owner}/{repo}/issues/{issue_number} (https://docs.github.com/en/rest/issues/issues#get-an-issue
+// and #update-an-issue: the example issue "Found a bug", opened by octocat, closed by the PATCH),
 // GET /repos/{owner}/{repo}/issues and its Link header (the pagination page named below), and the
 // `{ message, documentation_url }` error body (https://docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api).
 import Fastify from "fastify";
@@ -11,6 +13,21 @@ import { createLoopbackDispatcher, createTestCertificates, type TestCertificates
 import type { Dispatcher } from "undici";
 
 export const PROVIDER_HOST = "api.github.com";
+
+/** GitHub's "Get an issue" example, trimmed to what issues.get and issues.close pick. */
+const ISSUE_1347 = {
+  number: 1347,
+  title: "Found a bug",
+  state: "open",
+  body: "I'm having a problem with this.",
+  html_url: "https://github.com/octocat/Hello-World/issues/1347",
+  user: { login: "octocat", id: 1 },
+  labels: [{ name: "bug" }],
+  assignees: [{ login: "octocat" }],
+  comments: 0,
+  created_at: "2011-04-22T13:33:48Z",
+  updated_at: "2011-04-22T13:33:48Z",
+};
 
 export interface StandInRequest {
   method: string;
@@ -117,6 +134,11 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
     const items = ISSUE_PAGES[page - 1];
     if (items === undefined) return reply.code(404).send({ message: "Not Found", documentation_url: "https://docs.github.com/rest" });
     return reply.header("link", issuesLink(page)).send(items);
+  });
+  server.get("/repos/:owner/:repo/issues/:number", async (request) => ({ ...ISSUE_1347, number: Number((request.params as { number: string }).number) }));
+  server.patch("/repos/:owner/:repo/issues/:number", async (request) => {
+    const { state_reason } = request.body as { state_reason?: string };
+    return { ...ISSUE_1347, number: Number((request.params as { number: string }).number), state: "closed", state_reason, closed_at: "2011-04-22T13:33:48Z" };
   });
   server.post("/repos/:owner/:repo/issues", async (request, reply) => {
     if (hangUpOnWrite) {

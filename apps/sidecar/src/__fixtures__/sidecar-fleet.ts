@@ -34,6 +34,8 @@ export interface Fleet {
   grant(options?: GrantOptions): string;
   /** The member's tap; `now` (Unix seconds) is the member's clock, when it is not this machine's. */
   confirmation(grant: string, op: string, args: Record<string, string>, now?: number): string;
+  /** The member's tap on a chip whose line is given (a confirm line, a line feed and a preview). */
+  confirmationOver(grant: string, op: string, args: Record<string, string>, line: string): string;
   revocation(grant: string, signer?: KeyPair): string;
   close(): Promise<void>;
 }
@@ -94,6 +96,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     grant: (grantOptions = {}) => grantFor({ botPublicKey: bot.publicKey, ...grantOptions }),
     confirmation: (grant, op, args, now) =>
       signConfirmation({ member, grant: opened(grant, bot), op, args, line: lineFor(op, args), ...(now === undefined ? {} : { now }) }),
+    confirmationOver: (grant, op, args, line) => signConfirmation({ member, grant: opened(grant, bot), op, args, line }),
     revocation: (grant, signer = member) => signRevocation({ member: signer, grant }),
     close: async () => {
       // Not dispatcher-owned: the apps were given the stand-in's dispatcher, which the test closes.

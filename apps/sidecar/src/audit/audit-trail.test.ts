@@ -1,5 +1,4 @@
 import { readFile, stat } from "node:fs/promises";
-import { GivenPreviews } from "../run/preview-step.js";
 import { argsDigest, keyedArgsDigest } from "@eleven-integrations/grants";
 import Fastify from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -145,7 +144,6 @@ function bareApp(audit: AuditSink) {
     publicKey: bot.publicKey,
     openGrant: createGrantOpener({ botKeys: bot, trustedMembers: [member.publicKey] }),
     state: new LocalState(),
-    previews: new GivenPreviews(),
     botKeys: bot,
     trustedMembers: [member.publicKey],
     audit,

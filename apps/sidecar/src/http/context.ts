@@ -44,7 +44,7 @@ export const sidecarContextPlugin = fastifyPlugin<{ context: SidecarContext }>(
 /** The context bound to the registry running as the request starts: it finishes on that one. */
 export function runContext(context: SidecarContext): RunFlowContext {
   const { registry, executor } = context.live.current();
-  return { registry, executor, openGrant: context.openGrant, state: context.state, previews: context.previews };
+  return { registry, executor, openGrant: context.openGrant, state: context.state };
 }
 
 export function elapsedMs(started: number): number {

@@ -62,57 +62,13 @@ export async function readPreview(executor: Executor, grant: Grant, operation: C
   return { ok: true, preview: renderPreview(preview.declaration.line, data as Record<string, unknown>) };
 }
 
-const PREVIEW_MEMORY_ENTRIES = 10_000;
-/** A confirmation lives five minutes (plus a minute of skew): a preview given earlier can no longer be signed. */
-const PREVIEW_MEMORY_MS = 6 * 60 * 1000;
-
-/**
- * The previews this sidecar gave in `confirmation_required` (and `target_changed`)
- * answers, by grant, op and args, until no confirmation over them can verify. A
- * confirmation signed over a preview not in here was not given by the provider
- * through this sidecar: `confirmation_invalid`. Bounded: the oldest are dropped.
- */
-export class GivenPreviews {
-  readonly #entries = new Map<string, { previews: Set<string>; until: number }>();
-  readonly #now: () => number;
-
-  constructor(now: () => number = Date.now) {
-    this.#now = now;
-  }
-
-  remember(grant: Grant, op: string, argsDigest: string, preview: string): void {
-    const key = previewKey(grant, op, argsDigest);
-    const existing = this.#entries.get(key);
-    const until = this.#now() + PREVIEW_MEMORY_MS;
-    this.#entries.delete(key);
-    const previews = existing !== undefined && existing.until > this.#now() ? existing.previews : new Set<string>();
-    previews.add(preview);
-    this.#entries.set(key, { previews, until });
-    while (this.#entries.size > PREVIEW_MEMORY_ENTRIES) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.#entries.delete(oldest);
-    }
-  }
-
-  given(grant: Grant, op: string, argsDigest: string): readonly string[] {
-    const entry = this.#entries.get(previewKey(grant, op, argsDigest));
-    if (entry === undefined || entry.until <= this.#now()) return [];
-    return [...entry.previews];
-  }
-}
-
-function previewKey(grant: Grant, op: string, argsDigest: string): string {
-  return JSON.stringify([grant.iss, grant.gid, op, argsDigest]);
-}
-
 export interface PreviewedWrite {
   grant: Grant;
   operation: CompiledOperation;
   args: Record<string, string>;
   /** The write's rendered confirm line. */
   confirm: string;
-  context: { executor: Executor; state: SharedState; previews: GivenPreviews };
+  context: { executor: Executor; state: SharedState };
 }
 
 /** On success, the confirmation's replay key and expiry, consumed. */
@@ -121,8 +77,8 @@ export type PreviewedWriteResult = { ok: true; key: string; exp: number } | { ok
 /**
  * A confirmed write that declares a preview, every check before anything is
  * written, the confirmation consumed last: the confirmation must verify (member,
- * grant, op, args) over the confirm line and a preview this sidecar gave for
- * these args (one it never gave is `confirmation_invalid`, nothing read); the
+ * grant, op, args) over the confirm line and a preview a sidecar of this bot gave for
+ * these args (kept in the shared state) (one it never gave is `confirmation_invalid`, nothing read); the
  * preview is read again and rendered afresh; a different line answers
  * `target_changed` with the new chip and leaves the confirmation unused (if the
  * target changes back, the same tap still runs once); a failed read answers its
@@ -140,7 +96,7 @@ export async function confirmPreviewedWrite(confirmation: string, write: Preview
 
   let signed: { preview: string; key: string; exp: number } | undefined;
   let refusal: GrantError | undefined;
-  for (const preview of context.previews.given(grant, operation.id, digest)) {
+  for (const preview of await context.state.givenPreviews(grant.iss, grant.gid, operation.id, digest)) {
     try {
       let taken: { key: string; exp: number } | undefined;
       // Every check but the replay one: the confirmation is consumed only once the target is known unchanged.
@@ -185,7 +141,7 @@ export async function confirmPreviewedWrite(confirmation: string, write: Preview
   const read = await readPreview(context.executor, grant, operation, args);
   if (!read.ok) return read;
   if (read.preview !== signed.preview) {
-    context.previews.remember(grant, operation.id, digest, read.preview);
+    await context.state.rememberPreview(grant.iss, grant.gid, operation.id, digest, read.preview);
     return {
       ok: false,
       answer: {

@@ -16,17 +16,15 @@ import type { Refusal, RunAnswer } from "./answers.js";
 import type { RunBody } from "@eleven-integrations/sidecar-protocol";
 import { expiredCredentialAnswer } from "./credential-expiry.js";
 import { checkGrant, type GrantCheckContext } from "./grant-check.js";
-import { confirmPreviewedWrite, type GivenPreviews, readPreview } from "./preview-step.js";
+import { confirmPreviewedWrite, readPreview } from "./preview-step.js";
 import { REVOKED_REFUSAL, UNAVAILABLE_REFUSAL, rateLimitedRefusal } from "../state/state-refusals.js";
 import { StateUnavailableError, type SharedState } from "../state/shared-state.js";
 import { answerAgain, type ConsumedConfirmation } from "./stored-outcome.js";
 
 export interface RunFlowContext extends GrantCheckContext {
   executor: Executor;
-  /** Consumed confirmations, rate limits and revocations: this process and its journals, or Redis. */
+  /** Consumed confirmations, rate limits, revocations and the previews given: this process and its journals, or Redis. */
   state: SharedState;
-  /** The previews this sidecar gave, so a confirmation over one it never gave is refused. */
-  previews: GivenPreviews;
 }
 
 /** Runs once every check of a write passed, just before it is sent (the durable `started` audit line); if it throws, nothing is sent. */
@@ -131,7 +129,7 @@ async function checkedRun(body: RunBody, facts: RunFacts, context: RunFlowContex
         const read = await readPreview(context.executor, grant, operation, args);
         if (!read.ok) return { answer: read.answer, facts };
         preview = read.preview;
-        context.previews.remember(grant, body.op, argsDigest(args), preview);
+        await context.state.rememberPreview(grant.iss, grant.gid, body.op, argsDigest(args), preview);
       }
       return {
         answer: {

@@ -1,5 +1,6 @@
 import { ReplayCache } from "@eleven-integrations/grants";
 import type { JournalIo } from "../audit/line-journal.js";
+import { GivenPreviews, previewId } from "./given-previews.js";
 import { consumeBoth, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
 import { OutcomeJournal } from "./outcome-journal.js";
 import { ReplayJournal } from "./replay-journal.js";
@@ -36,7 +37,8 @@ function unixNow(): number {
 
 /**
  * One sidecar on its own: consumed confirmations and revocations in memory and
- * journaled on disk (flushed before they count), rate limits in memory.
+ * journaled on disk (flushed before they count), rate limits and the previews it
+ * gave in memory.
  */
 export class LocalState implements SharedState {
   readonly kind = "local" as const;
@@ -45,6 +47,7 @@ export class LocalState implements SharedState {
   private readonly revocations: RevocationJournal;
   private readonly limiters: LimiterPair;
   private readonly outcomes: OutcomeJournal;
+  private readonly previews = new GivenPreviews();
 
   constructor(options: LocalStateOptions = {}) {
     if (options.replayFile === undefined) this.cache = new ReplayCache();
@@ -111,5 +114,13 @@ export class LocalState implements SharedState {
   admitRead(gid: string, member: string, integration: string): Promise<ReadAdmission> {
     if (this.revocations.isRevoked(gid, member)) return Promise.resolve(REVOKED_ADMISSION);
     return consumeBoth(this.limiters, member, gid, integration);
+  }
+
+  async rememberPreview(member: string, gid: string, op: string, argsDigest: string, preview: string): Promise<void> {
+    this.previews.remember(previewId(member, gid, op, argsDigest), preview);
+  }
+
+  async givenPreviews(member: string, gid: string, op: string, argsDigest: string): Promise<readonly string[]> {
+    return this.previews.given(previewId(member, gid, op, argsDigest));
   }
 }

@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { RateLimiterRedis } from "rate-limiter-flexible";
 import { admitReadCommand, admitReadReply } from "./admit-read-script.js";
+import { PREVIEW_MEMORY_MS, PREVIEWS_PER_WRITE, previewId } from "./given-previews.js";
 import { closeRedis, connectRedis, waitUntilReady } from "./redis-connection.js";
 import { consumeBoth, limiterOptions, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
 import type { RedisTarget } from "./redis-target.js";
@@ -62,6 +63,9 @@ export function redisKeyPrefix(namespace: string): string {
  * - `<prefix>outcome:<member>:<gid>.<nonce>:<args digest>`: the envelope a
  *   confirmed write answered, `SET PX` (ten minutes longer than the replay key).
  * - `<prefix>revoked:<gid>:<member>`: a revoked grant, `SET PX`.
+ * - `<prefix>preview:<member>:<gid>:<op>:<args digest>`: the previews a sidecar gave for
+ *   a write, newest first, a list of at most 16 kept six minutes (and the margin) after the
+ *   last one given, so a tap on a chip any sidecar gave is checked against it.
  * - `<prefix>rl:grant:<member>:<gid>` and `<prefix>rl:integration:<id>`: run
  *   counters of `rate-limiter-flexible`, living one window (60 s by default).
  *
@@ -270,6 +274,33 @@ export class RedisState implements SharedState {
         return { ok: false, scope: "integration", retryAfterSeconds: retryAfterSeconds(integrationTtl ?? 0) };
       }
       return { ok: true };
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async rememberPreview(member: string, gid: string, op: string, argsDigest: string, preview: string): Promise<void> {
+    this.requireReady();
+    const key = `${this.prefix}preview:${previewId(member, gid, op, argsDigest)}`;
+    try {
+      execResults(
+        await this.client
+          .multi()
+          .lrem(key, 0, preview)
+          .lpush(key, preview)
+          .ltrim(key, 0, PREVIEWS_PER_WRITE - 1)
+          .pexpire(key, PREVIEW_MEMORY_MS + this.marginMs)
+          .exec(),
+      );
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async givenPreviews(member: string, gid: string, op: string, argsDigest: string): Promise<readonly string[]> {
+    this.requireReady();
+    try {
+      return await this.client.lrange(`${this.prefix}preview:${previewId(member, gid, op, argsDigest)}`, 0, PREVIEWS_PER_WRITE - 1);
     } catch (error) {
       throw unavailable(error);
     }

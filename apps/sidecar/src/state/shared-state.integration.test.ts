@@ -122,6 +122,50 @@ describe("rate limits shared by the sidecars of a bot", () => {
   });
 });
 
+describe("previews given by one sidecar, tapped on another", () => {
+  const CLOSE_ARGS = { owner: "octocat", repo: "Hello-World", issue_number: "1347", reason: "completed" };
+  const patchesSent = () => provider.requests.filter((request) => request.method === "PATCH").length;
+
+  it("runs a tap on the chip sidecar 0 gave when it reaches sidecar 1, once; a preview no sidecar gave is refused", async () => {
+    const bots = await fleet({ count: 2 });
+    const grant = bots.grant({ access: "write" });
+    const asked = await bots.sidecars[0]!.call("/v1/run", { grant, op: "issues.close", args: CLOSE_ARGS });
+    expect(asked.body).toMatchObject({ status: "confirmation_required", preview: "“Found a bug”, open, 0 comments, opened by octocat" });
+    const line = `${asked.body.confirm as string}\n${asked.body.preview as string}`;
+
+    const before = patchesSent();
+    const madeUp = bots.confirmationOver(
+      grant,
+      "issues.close",
+      CLOSE_ARGS,
+      `${asked.body.confirm as string}\n“Something else”, open, 0 comments, opened by octocat`,
+    );
+    const refused = await bots.sidecars[1]!.call("/v1/run", { grant, op: "issues.close", args: CLOSE_ARGS, confirmation: madeUp });
+    expect(refused.body.error).toMatchObject({ code: "confirmation_invalid" });
+
+    const confirmation = bots.confirmationOver(grant, "issues.close", CLOSE_ARGS, line);
+    const ran = await bots.sidecars[1]!.call("/v1/run", { grant, op: "issues.close", args: CLOSE_ARGS, confirmation });
+    expect(ran.body).toMatchObject({ status: "ok", data: { number: 1347, state: "closed", state_reason: "completed" } });
+    const again = await bots.sidecars[0]!.call("/v1/run", { grant, op: "issues.close", args: CLOSE_ARGS, confirmation });
+    expect(again.body).toMatchObject({ status: "ok", replayed: true });
+    expect(patchesSent() - before).toBe(1);
+
+    // Kept as long as a confirmation over it verifies (five minutes and a minute of skew), plus the margin.
+    const client = new Redis(redis.url);
+    try {
+      const keys = await client.keys(`${redisKeyPrefix(bots.bot.publicKey)}preview:*`);
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).toContain(`:${member.publicKey}:`);
+      expect(await client.lrange(keys[0]!, 0, -1)).toEqual([asked.body.preview]);
+      const ttl = await client.ttl(keys[0]!);
+      expect(ttl).toBeGreaterThan(360);
+      expect(ttl).toBeLessThanOrEqual(421);
+    } finally {
+      client.disconnect();
+    }
+  });
+});
+
 describe("revocation", () => {
   it("records a revocation on one sidecar and every sidecar of the bot then refuses the grant", async () => {
     const bots = await fleet({ count: 3 });

@@ -35,7 +35,7 @@ export type Strictness = "shared" | "local-ok";
 
 /**
  * Everything a bot's sidecars must agree on: consumed confirmations, rate
- * limits and revocations. `LocalState` keeps it in this process and on disk;
+ * limits, revocations and the previews they gave. `LocalState` keeps it in this process and on disk;
  * `RedisState` in Redis, shared by every sidecar of the bot.
  */
 export interface SharedState {
@@ -71,6 +71,14 @@ export interface SharedState {
    * answers both in one round trip (one script), so a read costs one trip to the store.
    */
   admitRead(gid: string, member: string, integration: string): Promise<ReadAdmission>;
+  /**
+   * Keeps a preview this sidecar gave for `member`'s write (grant `gid`, `op`, the args'
+   * plain digest) for as long as a confirmation over it could verify, so a tap on it is
+   * accepted by any sidecar of the bot. Throws `StateUnavailableError`.
+   */
+  rememberPreview(member: string, gid: string, op: string, argsDigest: string, preview: string): Promise<void>;
+  /** The previews `rememberPreview` kept for that write, newest first (at most 16). Throws `StateUnavailableError`. */
+  givenPreviews(member: string, gid: string, op: string, argsDigest: string): Promise<readonly string[]>;
 }
 
 /** How long past its confirmation's last accepted second (and the skew) a write's outcome is kept: ten minutes. */
