@@ -93,8 +93,6 @@ const PAGE_NUMBER_LISTS = new Set([
   "confluence pages.search",
   "cloudflare zones.list",
   "cloudflare records.list",
-  "microsoft-outlook-mail messages.inbox",
-  "microsoft-outlook-calendar events.between",
   "microsoft-onedrive files.search",
   "mailchimp lists.list",
   "mailchimp campaigns.list",
