@@ -78,7 +78,7 @@ export type PreviewedWriteResult = { ok: true; key: string; exp: number } | { ok
  * A confirmed write that declares a preview, every check before anything is
  * written, the confirmation consumed last: the confirmation must verify (member,
  * grant, op, args) over the confirm line and a preview a sidecar of this bot gave for
- * these args (kept in the shared state) (one it never gave is `confirmation_invalid`, nothing read); the
+ * these args, as the shared state keeps them (one none gave is `confirmation_invalid`, nothing read); the
  * preview is read again and rendered afresh; a different line answers
  * `target_changed` with the new chip and leaves the confirmation unused (if the
  * target changes back, the same tap still runs once); a failed read answers its
