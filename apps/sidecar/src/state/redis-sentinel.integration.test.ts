@@ -130,7 +130,11 @@ describe("Redis Sentinel", () => {
     );
     submissions.push(...burned, ...steady);
     // A burned confirmation sent nothing: each steady write ran once, under its last confirmation.
-    for (const submission of burned) expect(submission.answers.filter((answer) => answer === "ok"), submission.answers.join(", ")).toHaveLength(0);
+    for (const submission of burned)
+      expect(
+        submission.answers.filter((answer) => answer === "ok"),
+        submission.answers.join(", "),
+      ).toHaveLength(0);
     for (const submission of steady) {
       expect(
         submission.answers.filter((answer) => answer === "ok"),
