@@ -11,6 +11,10 @@ export { CONFIRMATION_PREFIX, type ConfirmationPayload } from "./confirmation-pa
 export {
   verifyConfirmation,
   verifyConfirmationAsync,
+  checkConfirmation,
+  consumeChecked,
+  CheckedConfirmation,
+  type CheckConfirmationOptions,
   type VerifyConfirmationOptions,
   type VerifyConfirmationAsyncOptions,
   type ReplayStore,

@@ -1,4 +1,4 @@
-import { decodeKey, fromBase64Url, transientFromBase64Url } from "./base64url.js";
+import { decodeKey, fromBase64Url, toBase64Url, transientFromBase64Url } from "./base64url.js";
 import { CONFIRMATION_PREFIX, readConfirmationPayload } from "./confirmation-payload.js";
 import { argsDigestBytes, blake2b256 } from "./digest.js";
 import { GrantError } from "./grant-error.js";
@@ -43,8 +43,83 @@ export interface VerifyConfirmationAsyncOptions extends VerifyConfirmationBase {
   replay: AsyncReplayStore;
 }
 
-/** Every check but the replay one; returns the replay key and how long to keep it. */
-function checkConfirmation(token: string, options: VerifyConfirmationBase, now: number): { key: string; keepUntil: number } {
+/** The fields of a checked confirmation. */
+type CheckedFields = Pick<CheckedConfirmation, "member" | "gid" | "op" | "key" | "nonce" | "exp" | "keepUntil" | "argsDigest" | "lineDigest">;
+
+/**
+ * A confirmation that passed every check but the replay one (`checkConfirmation`):
+ * whose it is, what it covers, and how long its replay entry must be kept. Only
+ * this package makes one, so a store's consume can demand it (the type is
+ * nominal: a look-alike object literal is not one).
+ */
+export class CheckedConfirmation {
+  readonly #checked = true;
+  /** The grant's member, who signed it. */
+  readonly member: string;
+  readonly gid: string;
+  readonly op: string;
+  /** `<gid>.<nonce>`: the replay key. */
+  readonly key: string;
+  readonly nonce: string;
+  /** The confirmation's own expiry (Unix seconds), as the member signed it. */
+  readonly exp: number;
+  /** The last second (Unix) a verifier with the allowed skew accepts it: its replay entry lives at least this long. */
+  readonly keepUntil: number;
+  /** The canonical digest of the args it covers (`argsDigest`), equal to the signed one. */
+  readonly argsDigest: string;
+  /** The signed digest of the line the member saw. */
+  readonly lineDigest: string;
+
+  private constructor(fields: CheckedFields) {
+    this.member = fields.member;
+    this.gid = fields.gid;
+    this.op = fields.op;
+    this.key = fields.key;
+    this.nonce = fields.nonce;
+    this.exp = fields.exp;
+    this.keepUntil = fields.keepUntil;
+    this.argsDigest = fields.argsDigest;
+    this.lineDigest = fields.lineDigest;
+  }
+
+  /** True for a value `checkConfirmation` made (not a copy of its fields). */
+  static isChecked(value: unknown): value is CheckedConfirmation {
+    return typeof value === "object" && value !== null && #checked in value;
+  }
+
+  /** @internal Made by `checkConfirmation` alone. */
+  static fromChecks(fields: CheckedFields, seal: typeof CHECK_SEAL): CheckedConfirmation {
+    if (seal !== CHECK_SEAL) throw new TypeError("a CheckedConfirmation is made by checkConfirmation");
+    return new CheckedConfirmation(fields);
+  }
+}
+
+/** Held by this module alone: nothing outside it can make a `CheckedConfirmation`. */
+const CHECK_SEAL: unique symbol = Symbol("checked confirmation");
+
+/** What `checkConfirmation` is given: the call the confirmation must cover. */
+export type CheckConfirmationOptions = VerifyConfirmationBase;
+
+/**
+ * Every check of a confirmation but the replay one, the first of two phases:
+ * signed by the grant's member (`bad_signature`), for this grant, op, exact args
+ * and line (`mismatch`), not expired (`expired`) nor living over 300 seconds
+ * (`ttl_too_long`). Returns the checked confirmation, which a replay store then
+ * consumes (`consumeChecked`, or a shared store's own consume); throws `GrantError`.
+ */
+export function checkConfirmation(token: string, options: CheckConfirmationOptions): CheckedConfirmation {
+  return checkedAt(token, options, resolveNow(options.now));
+}
+
+/** Consumes a checked confirmation in a synchronous replay store; throws `GrantError` `replayed` when it was used before. */
+export function consumeChecked(checked: CheckedConfirmation, replay: ReplayStore, now?: number): void {
+  if (!CheckedConfirmation.isChecked(checked)) throw new TypeError("consumeChecked takes what checkConfirmation returned");
+  if (!replay.consume(checked.key, checked.keepUntil, resolveNow(now))) {
+    throw new GrantError("replayed", "the confirmation was already used");
+  }
+}
+
+function checkedAt(token: string, options: VerifyConfirmationBase, now: number): CheckedConfirmation {
   if (typeof token !== "string" || token.length > MAX_CONFIRMATION_LENGTH) {
     throw new GrantError("malformed", `a confirmation is at most ${MAX_CONFIRMATION_LENGTH} characters`);
   }
@@ -64,7 +139,8 @@ function checkConfirmation(token: string, options: VerifyConfirmationBase, now: 
 
   if (payload.gid !== options.grant.gid) throw new GrantError("mismatch", "the confirmation is for another grant");
   if (payload.op !== options.op) throw new GrantError("mismatch", "the confirmation is for another op");
-  if (!equalBytes(fromBase64Url(payload.args_digest), argsDigestBytes(options.args))) {
+  const argsBytes = argsDigestBytes(options.args);
+  if (!equalBytes(fromBase64Url(payload.args_digest), argsBytes)) {
     throw new GrantError("mismatch", "the confirmation is for other args");
   }
   if (!equalBytes(fromBase64Url(payload.line_digest), blake2b256(options.line))) {
@@ -74,8 +150,21 @@ function checkConfirmation(token: string, options: VerifyConfirmationBase, now: 
     throw new GrantError("ttl_too_long", `the confirmation lives longer than ${MAX_CONFIRMATION_TTL_SECONDS} seconds`);
   }
   if (payload.exp + CLOCK_SKEW_SECONDS <= now) throw new GrantError("expired", "the confirmation has expired");
-  // Kept as long as the skew lets the confirmation verify, so it can never be used twice.
-  return { key: `${payload.gid}.${payload.nonce}`, keepUntil: payload.exp + CLOCK_SKEW_SECONDS };
+  return CheckedConfirmation.fromChecks(
+    {
+      member: options.grant.iss,
+      gid: payload.gid,
+      op: payload.op,
+      key: `${payload.gid}.${payload.nonce}`,
+      nonce: payload.nonce,
+      exp: payload.exp,
+      // Kept as long as the skew lets the confirmation verify, so it can never be used twice.
+      keepUntil: payload.exp + CLOCK_SKEW_SECONDS,
+      argsDigest: toBase64Url(argsBytes),
+      lineDigest: payload.line_digest,
+    },
+    CHECK_SEAL,
+  );
 }
 
 function resolveNow(now: number | undefined): number {
@@ -93,10 +182,7 @@ function resolveNow(now: number | undefined): number {
  */
 export function verifyConfirmation(token: string, options: VerifyConfirmationOptions): void {
   const now = resolveNow(options.now);
-  const { key, keepUntil } = checkConfirmation(token, options, now);
-  if (!options.replay.consume(key, keepUntil, now)) {
-    throw new GrantError("replayed", "the confirmation was already used");
-  }
+  consumeChecked(checkedAt(token, options, now), options.replay, now);
 }
 
 /**
@@ -105,9 +191,8 @@ export function verifyConfirmation(token: string, options: VerifyConfirmationOpt
  * passes. Rejects with `GrantError`.
  */
 export async function verifyConfirmationAsync(token: string, options: VerifyConfirmationAsyncOptions): Promise<void> {
-  const now = resolveNow(options.now);
-  const { key, keepUntil } = checkConfirmation(token, options, now);
-  if (!(await options.replay.consume(key, keepUntil))) {
+  const checked = checkedAt(token, options, resolveNow(options.now));
+  if (!(await options.replay.consume(checked.key, checked.keepUntil))) {
     throw new GrantError("replayed", "the confirmation was already used");
   }
 }
