@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RunAnswer } from "../run/answers.js";
 import type { AuditRecord } from "./audit-log.js";
-import type { RunFacts } from "../run/run-flow.js";
+import type { CallFacts } from "../call/call.js";
 
 /** The upstream HTTP status an answer carries, if the executor got one. */
 function upstreamStatus(answer: RunAnswer): number | null {
@@ -13,7 +13,7 @@ function upstreamStatus(answer: RunAnswer): number | null {
 }
 
 /** A run's line: who, what, the call's one `audit_id`, and how it ended (built field by field, in the file's order). */
-function runLine(auditId: string, facts: RunFacts, status: string, code: string | null, httpStatus: number | null, durationMs: number): AuditRecord {
+function runLine(auditId: string, facts: CallFacts, status: string, code: string | null, httpStatus: number | null, durationMs: number): AuditRecord {
   return {
     time: new Date().toISOString(),
     audit_id: auditId,
@@ -32,7 +32,7 @@ function runLine(auditId: string, facts: RunFacts, status: string, code: string 
 }
 
 /** The audit line of a run that produced an envelope; a write's outcome shares its `started` line's `auditId`. */
-export function runAuditRecord(auditId: string, facts: RunFacts, answer: RunAnswer, durationMs: number): AuditRecord {
+export function runAuditRecord(auditId: string, facts: CallFacts, answer: RunAnswer, durationMs: number): AuditRecord {
   const record = runLine(auditId, facts, answer.status, answer.status === "error" ? answer.error.code : null, upstreamStatus(answer), durationMs);
   if ((answer.status === "ok" || answer.status === "error") && answer.replayed === true) record.replayed = true;
   return record;
@@ -43,7 +43,7 @@ export function runAuditRecord(auditId: string, facts: RunFacts, answer: RunAnsw
  * (`invalid_body`, or a failure inside the sidecar): the op only when it is
  * well-formed, nothing else from the body.
  */
-export function failedCallAuditRecord(op: string | null, code: string, durationMs: number, facts?: RunFacts): AuditRecord {
+export function failedCallAuditRecord(op: string | null, code: string, durationMs: number, facts?: CallFacts): AuditRecord {
   return {
     time: new Date().toISOString(),
     audit_id: randomUUID(),
@@ -62,7 +62,7 @@ export function failedCallAuditRecord(op: string | null, code: string, durationM
 }
 
 /** The line a write gets once every check passed, flushed before it is sent: `status: "started"`. Its outcome follows in a second line. */
-export function startedAuditRecord(auditId: string, facts: RunFacts, durationMs: number): AuditRecord {
+export function startedAuditRecord(auditId: string, facts: CallFacts, durationMs: number): AuditRecord {
   return runLine(auditId, facts, "started", null, null, durationMs);
 }
 

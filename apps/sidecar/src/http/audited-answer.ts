@@ -1,8 +1,15 @@
 import type { FastifyReply } from "fastify";
 import type { AuditRecord, AuditSink } from "../audit/audit-log.js";
-import { httpErrorBody } from "./http-error.js";
+import type { CallResult } from "../call/call.js";
+import { audited } from "../call/settle.js";
 
-/** Writes the audit line, then answers `payload` (an object, or JSON text already serialised); an unwritable audit log answers 500. */
+/** Answers a call's result: its status, and its body (an object, or JSON text already serialised). */
+export function sendResult(reply: FastifyReply, result: CallResult): FastifyReply {
+  if (typeof result.payload === "string") reply.type("application/json; charset=utf-8");
+  return reply.code(result.statusCode).send(result.payload);
+}
+
+/** Writes the audit line, then answers `payload`; an unwritable audit log answers 500. */
 export async function auditedAnswer(
   reply: FastifyReply,
   audit: AuditSink,
@@ -11,12 +18,5 @@ export async function auditedAnswer(
   payload: object | string,
   durable = false,
 ): Promise<FastifyReply> {
-  try {
-    await audit.append(record, { durable });
-  } catch (error) {
-    reply.log.error({ err: error }, "audit log write failed");
-    return reply.code(500).send(httpErrorBody("audit_unavailable", "the audit log could not be written; nothing is answered without it"));
-  }
-  if (typeof payload === "string") reply.type("application/json; charset=utf-8");
-  return reply.code(statusCode).send(payload);
+  return sendResult(reply, await audited(audit, record, reply.log, { statusCode, payload }, durable));
 }

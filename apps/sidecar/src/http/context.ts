@@ -1,25 +1,19 @@
-import { performance } from "node:perf_hooks";
 import type { KeyPair } from "@eleven-integrations/grants";
+import type { Registry } from "@eleven-integrations/loader";
 import fastifyPlugin from "fastify-plugin";
-import type { AuditSink } from "../audit/audit-log.js";
+import type { CallRunner } from "../call/flows.js";
 import type { Readiness } from "../metrics/readiness.js";
 import type { LiveRegistry } from "../registry/live-registry.js";
-import type { RunFlowContext } from "../run/run-flow.js";
+import type { GrantOpener } from "../run/grant-opener.js";
+import type { SharedState } from "../state/shared-state.js";
 import type { RevokeDeps } from "../state/revoke.js";
 
 /** Everything the routes share, decorated on the instance as `app.sidecar`. */
-export interface SidecarContext extends Omit<RunFlowContext, "registry" | "executor">, RevokeDeps {
+export interface SidecarContext extends CallRunner, RevokeDeps {
   /** The bot's box public key, which `GET /v1/identity` publishes. */
   publicKey: string;
   /** The registry running now, and its executor: each request takes one snapshot and keeps it. */
   live: LiveRegistry;
-  audit: AuditSink;
-  /** The key of the audit lines' `args_digest`. */
-  auditKey: string;
-  /** The Ed25519 key pair that signs the receipts of writes (`receipt_key` is its public half). */
-  receiptKeys: () => KeyPair;
-  /** Runs still being handled; shutdown waits for them before closing the audit log. */
-  inFlight: Set<Promise<unknown>>;
   /** What `GET /readyz` answers, on this listener and on the metrics listener alike. */
   readiness: Readiness;
 }
@@ -41,12 +35,13 @@ export const sidecarContextPlugin = fastifyPlugin<{ context: SidecarContext }>(
   { name: SIDECAR_CONTEXT, fastify: "5.x" },
 );
 
-/** The context bound to the registry running as the request starts: it finishes on that one. */
-export function runContext(context: SidecarContext): RunFlowContext {
-  const { registry, executor } = context.live.current();
-  return { registry, executor, openGrant: context.openGrant, state: context.state };
+/** What the routes that run nothing (the palette, search) read: the registry running as the request starts, and the bot's grants and state. */
+export interface ListingContext {
+  registry: Registry;
+  openGrant: GrantOpener;
+  state: SharedState;
 }
 
-export function elapsedMs(started: number): number {
-  return Math.round((performance.now() - started) * 10) / 10;
+export function listingContext(context: SidecarContext): ListingContext {
+  return { registry: context.live.current().registry, openGrant: context.openGrant, state: context.state };
 }

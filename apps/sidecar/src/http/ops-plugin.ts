@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import { opsBodySchema, parseBody } from "@eleven-integrations/sidecar-protocol";
 import { opsPalette } from "../run/ops-palette.js";
-import { runContext, SIDECAR_CONTEXT } from "./context.js";
+import { listingContext, SIDECAR_CONTEXT } from "./context.js";
 import { httpErrorBody, INVALID_BODY_MESSAGE } from "./http-error.js";
 
 /** `POST /v1/ops { grant }`: the palette of ops the grant enables. */
@@ -11,7 +11,7 @@ async function opsRoutes(app: FastifyInstance): Promise<void> {
   app.post("/v1/ops", async (request, reply) => {
     const parsed = parseBody(opsBodySchema, request.body);
     if (!parsed.ok) return reply.code(400).send(httpErrorBody("invalid_body", INVALID_BODY_MESSAGE, parsed.issues));
-    return await opsPalette(parsed.value, runContext(sidecar));
+    return await opsPalette(parsed.value, listingContext(sidecar));
   });
 }
 

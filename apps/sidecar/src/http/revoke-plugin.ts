@@ -5,7 +5,8 @@ import { revocationAuditRecord } from "../audit/audit-record.js";
 import { parseBody, revokeBodySchema } from "@eleven-integrations/sidecar-protocol";
 import { revokeGrant } from "../state/revoke.js";
 import { auditedAnswer } from "./audited-answer.js";
-import { elapsedMs, SIDECAR_CONTEXT } from "./context.js";
+import { elapsedMs } from "../call/call.js";
+import { SIDECAR_CONTEXT } from "./context.js";
 import { httpErrorBody, INVALID_BODY_MESSAGE } from "./http-error.js";
 
 /** `POST /v1/revoke { revocation }`: records a member's revocation, with its own flushed audit line. */

@@ -1,8 +1,8 @@
 import type { Registry } from "@eleven-integrations/loader";
-import { grantAllows } from "./access-check.js";
+import { grantAllows } from "../call/access.js";
 import type { OpsAnswer, PaletteOperation } from "./answers.js";
 import type { OpsBody } from "@eleven-integrations/sidecar-protocol";
-import { checkGrant, type GrantCheckContext } from "./grant-check.js";
+import { checkGrant, type GrantCheckContext } from "../call/open.js";
 import type { SharedState } from "../state/shared-state.js";
 import { REVOKED_REFUSAL } from "../state/state-refusals.js";
 
@@ -16,7 +16,7 @@ export async function opsPalette(body: OpsBody, context: GrantCheckContext & { r
   if (!checked.ok) return { status: "error", integration: checked.grant?.integration ?? null, error: checked.refusal };
   const { grant } = checked;
   // Listing runs nothing: what this sidecar knows is enough while the shared store is down.
-  if (await context.state.isRevoked(grant.gid, grant.iss, "local-ok")) return { status: "error", integration: grant.integration, error: REVOKED_REFUSAL };
+  if (await context.state.isRevoked({ gid: grant.gid, member: grant.iss }, "local-ok")) return { status: "error", integration: grant.integration, error: REVOKED_REFUSAL };
   const manifest = context.registry.get(grant.integration);
   const ops: PaletteOperation[] = [];
   for (const operation of manifest?.ops ?? []) {

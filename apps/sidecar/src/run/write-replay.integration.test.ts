@@ -16,7 +16,7 @@ import { bot, CALLER_TOKEN, grantFor, lineFor, member, opened, registry, tempora
 import { httpCall } from "../__fixtures__/http-call.js";
 import { startProviderStandIn, type ProviderStandIn } from "../__fixtures__/provider-stand-in.js";
 import { startFleet, type Fleet, type LooseAnswer } from "../__fixtures__/sidecar-fleet.js";
-import { IN_PROGRESS_NEXT_ACTION } from "./stored-outcome.js";
+import { IN_PROGRESS_NEXT_ACTION } from "../call/stored-outcome.js";
 
 const ISSUE_ARGS = { owner: "octocat", repo: "hello-world", title: "Crash on start" };
 const OTHER_ARGS = { ...ISSUE_ARGS, title: "Something else" };

@@ -107,7 +107,7 @@ async function readGrants(sealed: readonly string[], context: SearchContext): Pr
       continue;
     }
     // Searching runs nothing: what this sidecar knows is enough while the shared store is down.
-    if (await context.state.isRevoked(grant.gid, grant.iss, "local-ok")) {
+    if (await context.state.isRevoked({ gid: grant.gid, member: grant.iss }, "local-ok")) {
       statuses.push({ index, status: "error", integration: grant.integration, code: "grant_invalid", message: REVOKED_REFUSAL.message });
       continue;
     }

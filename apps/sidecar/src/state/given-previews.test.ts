@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GivenPreviews, PREVIEW_MEMORY_MS, PREVIEWS_PER_WRITE, previewId } from "./given-previews.js";
 
 describe("GivenPreviews (a sidecar without Redis)", () => {
-  const id = previewId("member", "gid", "issues.close", "digest");
+  const id = previewId({ member: "member", gid: "gid", op: "issues.close", argsDigest: "digest" });
 
   it("keeps the previews given for one write, newest first, each once, and nothing for another write", () => {
     const previews = new GivenPreviews(() => 0);
@@ -10,7 +10,7 @@ describe("GivenPreviews (a sidecar without Redis)", () => {
     previews.remember(id, "“Found a bug”, closed");
     previews.remember(id, "“Found a bug”, open");
     expect(previews.given(id)).toEqual(["“Found a bug”, open", "“Found a bug”, closed"]);
-    expect(previews.given(previewId("member", "gid", "issues.close", "other"))).toEqual([]);
+    expect(previews.given(previewId({ member: "member", gid: "gid", op: "issues.close", argsDigest: "other" }))).toEqual([]);
   });
 
   it("forgets them once no confirmation over them can verify (six minutes after the last one given)", () => {

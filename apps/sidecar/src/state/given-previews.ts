@@ -1,3 +1,4 @@
+import type { WriteSlot } from "./shared-state.js";
 /** A confirmation lives five minutes (plus a minute of skew): a preview given earlier can no longer be signed. */
 export const PREVIEW_MEMORY_MS = 6 * 60 * 1000;
 /** Previews kept for one grant, op and args: a target that keeps changing keeps its newest ones. */
@@ -5,8 +6,8 @@ export const PREVIEWS_PER_WRITE = 16;
 const PREVIEW_MEMORY_ENTRIES = 10_000;
 
 /** The id the previews given for one write (member, grant, op, args) are kept under. */
-export function previewId(member: string, gid: string, op: string, argsDigest: string): string {
-  return `${member}:${gid}:${op}:${argsDigest}`;
+export function previewId(write: WriteSlot): string {
+  return `${write.member}:${write.gid}:${write.op}:${write.argsDigest}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ReplayCache } from "@eleven-integrations/grants";
+import { ReplayCache, type CheckedConfirmation } from "@eleven-integrations/grants";
 import type { JournalIo } from "../audit/line-journal.js";
 import { GivenPreviews, previewId } from "./given-previews.js";
 import { consumeBoth, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
@@ -11,10 +11,13 @@ import {
   outcomeId,
   REVOKED_ADMISSION,
   StateUnavailableError,
+  type Admission,
+  type CallScope,
+  type GrantRef,
   type RateDecision,
   type RateLimits,
-  type ReadAdmission,
   type SharedState,
+  type WriteSlot,
 } from "./shared-state.js";
 
 export interface LocalStateOptions {
@@ -72,55 +75,55 @@ export class LocalState implements SharedState {
     this.outcomes.close();
   }
 
-  async storeOutcome(member: string, key: string, argsDigest: string, exp: number, outcome: string): Promise<void> {
+  async storeOutcome(checked: CheckedConfirmation, outcome: string): Promise<void> {
     try {
-      this.outcomes.store(outcomeId(member, key, argsDigest), exp + CLOCK_SKEW_SECONDS + OUTCOME_EXTRA_SECONDS, outcome);
+      this.outcomes.store(outcomeId(checked), checked.keepUntil + CLOCK_SKEW_SECONDS + OUTCOME_EXTRA_SECONDS, outcome);
     } catch (error) {
       throw new StateUnavailableError("the outcome journal could not be written", { cause: error });
     }
   }
 
-  async storedOutcome(member: string, key: string, argsDigest: string): Promise<string | undefined> {
-    return this.outcomes.get(outcomeId(member, key, argsDigest));
+  async storedOutcome(checked: CheckedConfirmation): Promise<string | undefined> {
+    return this.outcomes.get(outcomeId(checked));
   }
 
-  async consumeConfirmation(member: string, key: string, exp: number): Promise<boolean> {
+  async consumeConfirmation(checked: CheckedConfirmation): Promise<boolean> {
     const now = unixNow();
-    key = `${member}.${key}`;
-    if (this.cache !== undefined) return this.cache.consume(key, exp, now);
+    const key = `${checked.member}.${checked.key}`;
+    if (this.cache !== undefined) return this.cache.consume(key, checked.keepUntil, now);
     try {
-      return this.journal?.consume(key, exp, now) ?? false;
+      return this.journal?.consume(key, checked.keepUntil, now) ?? false;
     } catch (error) {
       throw new StateUnavailableError("the replay journal could not be written", { cause: error });
     }
   }
 
-  takeRun(member: string, gid: string, integration: string): Promise<RateDecision> {
-    return consumeBoth(this.limiters, member, gid, integration);
+  takeRun(call: CallScope): Promise<RateDecision> {
+    return consumeBoth(this.limiters, call.member, call.gid, call.integration);
   }
 
-  async revoke(gid: string, member: string, until: number): Promise<void> {
+  async revoke(grant: GrantRef, until: number): Promise<void> {
     try {
-      this.revocations.revoke(gid, member, until);
+      this.revocations.revoke(grant.gid, grant.member, until);
     } catch (error) {
       throw new StateUnavailableError("the revocation journal could not be written", { cause: error });
     }
   }
 
-  async isRevoked(gid: string, member: string): Promise<boolean> {
-    return this.revocations.isRevoked(gid, member);
+  async isRevoked(grant: GrantRef): Promise<boolean> {
+    return this.revocations.isRevoked(grant.gid, grant.member);
   }
 
-  admitRead(gid: string, member: string, integration: string): Promise<ReadAdmission> {
-    if (this.revocations.isRevoked(gid, member)) return Promise.resolve(REVOKED_ADMISSION);
-    return consumeBoth(this.limiters, member, gid, integration);
+  async admit(call: CallScope, countRun: boolean): Promise<Admission> {
+    if (this.revocations.isRevoked(call.gid, call.member)) return REVOKED_ADMISSION;
+    return countRun ? consumeBoth(this.limiters, call.member, call.gid, call.integration) : { ok: true };
   }
 
-  async rememberPreview(member: string, gid: string, op: string, argsDigest: string, preview: string): Promise<void> {
-    this.previews.remember(previewId(member, gid, op, argsDigest), preview);
+  async rememberPreview(write: WriteSlot, preview: string): Promise<void> {
+    this.previews.remember(previewId(write), preview);
   }
 
-  async givenPreviews(member: string, gid: string, op: string, argsDigest: string): Promise<readonly string[]> {
-    return this.previews.given(previewId(member, gid, op, argsDigest));
+  async givenPreviews(write: WriteSlot): Promise<readonly string[]> {
+    return this.previews.given(previewId(write));
   }
 }

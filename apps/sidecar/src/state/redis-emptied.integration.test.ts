@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { startRedisServer, type TestRedisServer } from "@eleven-integrations/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { checkedAs } from "../__fixtures__/checked-confirmation.js";
 import { temporaryDirectory } from "../__fixtures__/grant-kit.js";
 import { RedisState, type RedisStateOptions } from "./redis-state.js";
 
@@ -46,29 +47,29 @@ describe("a Redis restarted without persistence", () => {
     const a = await sidecar({ now, revocationFile });
     const b = await sidecar();
     const exp = Math.floor(Date.now() / 1000) + 300;
-    expect(await a.consumeConfirmation(MEMBER, "gid-1.nonce-1", exp)).toBe(true);
-    expect(await b.consumeConfirmation(MEMBER, "gid-1.nonce-1", exp)).toBe(false);
-    await a.revoke(GID, MEMBER, Math.floor(Date.now() / 1000) + 600);
+    expect(await a.consumeConfirmation(await checkedAs(MEMBER, "gid-1.nonce-1", exp))).toBe(true);
+    expect(await b.consumeConfirmation(await checkedAs(MEMBER, "gid-1.nonce-1", exp))).toBe(false);
+    await a.revoke({ gid: GID, member: MEMBER }, Math.floor(Date.now() / 1000) + 600);
 
     await restartEmpty(a, b);
     // The same sidecar: the replay key is gone, the epoch says so.
-    expect(await a.consumeConfirmation(MEMBER, "gid-1.nonce-1", exp)).toBe(false);
+    expect(await a.consumeConfirmation(await checkedAs(MEMBER, "gid-1.nonce-1", exp))).toBe(false);
     // Another sidecar, which never saw the revocation: a wrote it back when it found the store emptied.
-    expect(await b.isRevoked(GID, MEMBER, "shared")).toBe(true);
-    expect(await b.consumeConfirmation(MEMBER, "gid-1.nonce-1", exp)).toBe(false);
+    expect(await b.isRevoked({ gid: GID, member: MEMBER }, "shared")).toBe(true);
+    expect(await b.consumeConfirmation(await checkedAs(MEMBER, "gid-1.nonce-1", exp))).toBe(false);
     // A confirmation signed just now could have been signed before the loss (clocks differ): refused too.
-    expect(await b.consumeConfirmation(MEMBER, "gid-2.nonce-2", Math.floor(Date.now() / 1000) + 300)).toBe(false);
+    expect(await b.consumeConfirmation(await checkedAs(MEMBER, "gid-2.nonce-2", Math.floor(Date.now() / 1000) + 300))).toBe(false);
     // One signed well after the loss was found runs, once.
     aheadMs = 120_000;
     const fresh = Math.floor(now() / 1000) + 300;
-    expect(await a.consumeConfirmation(MEMBER, "gid-3.nonce-3", fresh)).toBe(true);
-    expect(await a.consumeConfirmation(MEMBER, "gid-3.nonce-3", fresh)).toBe(false);
+    expect(await a.consumeConfirmation(await checkedAs(MEMBER, "gid-3.nonce-3", fresh))).toBe(true);
+    expect(await a.consumeConfirmation(await checkedAs(MEMBER, "gid-3.nonce-3", fresh))).toBe(false);
   });
 
   it("writes the revocations of a restarted sidecar back from its journal", async () => {
     const revocationFile = join(await temporaryDirectory(), "revocations.log");
     const first = await sidecar({ revocationFile });
-    await first.revoke(GID, MEMBER, Math.floor(Date.now() / 1000) + 600);
+    await first.revoke({ gid: GID, member: MEMBER }, Math.floor(Date.now() / 1000) + 600);
     await first.close();
     states.splice(states.indexOf(first), 1);
 
@@ -76,7 +77,7 @@ describe("a Redis restarted without persistence", () => {
     await restartEmpty(observer);
     const restarted = await sidecar({ revocationFile });
     // The restarted sidecar found no epoch and wrote back its journal's revocations: the observer, which never knew, reads it.
-    expect(await restarted.isRevoked(GID, MEMBER, "shared")).toBe(true);
-    expect(await observer.isRevoked(GID, MEMBER, "shared")).toBe(true);
+    expect(await restarted.isRevoked({ gid: GID, member: MEMBER }, "shared")).toBe(true);
+    expect(await observer.isRevoked({ gid: GID, member: MEMBER }, "shared")).toBe(true);
   });
 });

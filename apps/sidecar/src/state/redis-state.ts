@@ -1,6 +1,7 @@
+import type { CheckedConfirmation } from "@eleven-integrations/grants";
 import type { Redis } from "ioredis";
 import { RateLimiterRedis } from "rate-limiter-flexible";
-import { admitReadCommand, admitReadReply } from "./admit-read-script.js";
+import { admitCommand, admitReply } from "./admit-script.js";
 import { PREVIEW_MEMORY_MS, PREVIEWS_PER_WRITE, previewId } from "./given-previews.js";
 import { closeRedis, connectRedis, waitUntilReady } from "./redis-connection.js";
 import { consumeBoth, limiterOptions, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
@@ -14,11 +15,14 @@ import {
   REVOKED_ADMISSION,
   retryAfterSeconds,
   StateUnavailableError,
+  type Admission,
+  type CallScope,
+  type GrantRef,
   type RateDecision,
-  type ReadAdmission,
   type RateLimits,
   type SharedState,
   type Strictness,
+  type WriteSlot,
 } from "./shared-state.js";
 
 /** One command's deadline unless configured, in ms. */
@@ -87,7 +91,7 @@ export class RedisState implements SharedState {
   private readonly shared: LimiterPair;
   private readonly local: LimiterPair;
   private readonly limits: Required<RateLimits>;
-  private readonly admitReadScript: ReturnType<typeof admitReadCommand>;
+  private readonly admitScript: ReturnType<typeof admitCommand>;
   /** Revocations this sidecar recorded or read: what reads rely on while Redis is down. */
   private readonly known: RevocationJournal;
   private readonly epoch: StoreEpoch;
@@ -111,7 +115,7 @@ export class RedisState implements SharedState {
     this.epoch = new StoreEpoch(this.client, this.prefix, this.now);
     const limits = resolveRateLimits(options.rateLimits);
     this.limits = limits;
-    this.admitReadScript = admitReadCommand(this.client);
+    this.admitScript = admitCommand(this.client);
     this.shared = {
       grant: new RateLimiterRedis({
         storeClient: this.client,
@@ -150,11 +154,16 @@ export class RedisState implements SharedState {
     this.known.close();
   }
 
-  async consumeConfirmation(member: string, key: string, exp: number): Promise<boolean> {
+  async consumeConfirmation(checked: CheckedConfirmation): Promise<boolean> {
     this.requireReady();
+    const exp = checked.keepUntil;
     try {
       const [epoch, set] = execResults(
-        await this.client.multi().get(this.epoch.key).set(`${this.prefix}replay:${member}:${key}`, "1", "PX", this.keepMs(exp), "NX").exec(),
+        await this.client
+          .multi()
+          .get(this.epoch.key)
+          .set(`${this.prefix}replay:${checked.member}:${checked.key}`, "1", "PX", this.keepMs(exp), "NX")
+          .exec(),
       );
       await this.noteEpoch(epoch);
       // A store that lost its data cannot say whether a confirmation signed before that was used: refused, the member taps again.
@@ -167,19 +176,19 @@ export class RedisState implements SharedState {
     }
   }
 
-  async storeOutcome(member: string, key: string, argsDigest: string, exp: number, outcome: string): Promise<void> {
+  async storeOutcome(checked: CheckedConfirmation, outcome: string): Promise<void> {
     this.requireReady();
     try {
-      await this.client.set(`${this.prefix}outcome:${outcomeId(member, key, argsDigest)}`, outcome, "PX", this.keepMs(exp) + OUTCOME_EXTRA_SECONDS * 1000);
+      await this.client.set(`${this.prefix}outcome:${outcomeId(checked)}`, outcome, "PX", this.keepMs(checked.keepUntil) + OUTCOME_EXTRA_SECONDS * 1000);
     } catch (error) {
       throw unavailable(error);
     }
   }
 
-  async storedOutcome(member: string, key: string, argsDigest: string): Promise<string | undefined> {
+  async storedOutcome(checked: CheckedConfirmation): Promise<string | undefined> {
     this.requireReady();
     try {
-      return (await this.client.get(`${this.prefix}outcome:${outcomeId(member, key, argsDigest)}`)) ?? undefined;
+      return (await this.client.get(`${this.prefix}outcome:${outcomeId(checked)}`)) ?? undefined;
     } catch (error) {
       throw unavailable(error);
     }
@@ -198,7 +207,8 @@ export class RedisState implements SharedState {
     await pipeline.exec();
   }
 
-  async takeRun(member: string, gid: string, integration: string, strictness: Strictness): Promise<RateDecision> {
+  async takeRun(call: CallScope, strictness: Strictness): Promise<RateDecision> {
+    const { member, gid, integration } = call;
     if (this.ready) {
       try {
         return await consumeBoth(this.shared, member, gid, integration);
@@ -211,7 +221,8 @@ export class RedisState implements SharedState {
     return consumeBoth(this.local, member, gid, integration);
   }
 
-  async revoke(gid: string, member: string, until: number): Promise<void> {
+  async revoke(grant: GrantRef, until: number): Promise<void> {
+    const { gid, member } = grant;
     this.requireReady();
     try {
       await this.client.set(`${this.prefix}revoked:${gid}:${member}`, "1", "PX", this.keepMs(until));
@@ -226,7 +237,8 @@ export class RedisState implements SharedState {
     }
   }
 
-  async isRevoked(gid: string, member: string, strictness: Strictness): Promise<boolean> {
+  async isRevoked(grant: GrantRef, strictness: Strictness): Promise<boolean> {
+    const { gid, member } = grant;
     if (this.known.isRevoked(gid, member)) return true;
     if (!this.ready) {
       if (strictness === "shared") throw unavailable();
@@ -247,13 +259,15 @@ export class RedisState implements SharedState {
     }
   }
 
-  async admitRead(gid: string, member: string, integration: string): Promise<ReadAdmission> {
+  async admit(call: CallScope, countRun: boolean): Promise<Admission> {
+    const { gid, member, integration } = call;
     if (this.known.isRevoked(gid, member)) return REVOKED_ADMISSION;
+    if (!countRun) return (await this.isRevoked(call, "shared")) ? REVOKED_ADMISSION : { ok: true };
     this.requireReady();
     try {
       const { perGrant, perIntegration } = this.limits;
-      const [epoch, revokedTtl, grantCount, grantTtl, integrationCount, integrationTtl] = admitReadReply(
-        await this.admitReadScript(
+      const [epoch, revokedTtl, grantCount, grantTtl, integrationCount, integrationTtl] = admitReply(
+        await this.admitScript(
           this.epoch.key,
           `${this.prefix}revoked:${gid}:${member}`,
           `${this.prefix}rl:grant:${member}:${gid}`,
@@ -279,9 +293,9 @@ export class RedisState implements SharedState {
     }
   }
 
-  async rememberPreview(member: string, gid: string, op: string, argsDigest: string, preview: string): Promise<void> {
+  async rememberPreview(write: WriteSlot, preview: string): Promise<void> {
     this.requireReady();
-    const key = `${this.prefix}preview:${previewId(member, gid, op, argsDigest)}`;
+    const key = `${this.prefix}preview:${previewId(write)}`;
     try {
       execResults(
         await this.client
@@ -297,10 +311,10 @@ export class RedisState implements SharedState {
     }
   }
 
-  async givenPreviews(member: string, gid: string, op: string, argsDigest: string): Promise<readonly string[]> {
+  async givenPreviews(write: WriteSlot): Promise<readonly string[]> {
     this.requireReady();
     try {
-      return await this.client.lrange(`${this.prefix}preview:${previewId(member, gid, op, argsDigest)}`, 0, PREVIEWS_PER_WRITE - 1);
+      return await this.client.lrange(`${this.prefix}preview:${previewId(write)}`, 0, PREVIEWS_PER_WRITE - 1);
     } catch (error) {
       throw unavailable(error);
     }

@@ -43,7 +43,7 @@ export async function revokeGrant(body: RevokeBody, deps: RevokeDeps, log: Fasti
   }
   const until = grant.exp + CLOCK_SKEW_SECONDS;
   try {
-    await deps.state.revoke(grant.gid, grant.iss, until);
+    await deps.state.revoke({ gid: grant.gid, member: grant.iss }, until);
   } catch (error) {
     if (!StateUnavailableError.isInstance(error)) throw error;
     log.warn({ kind: error.name }, "a revocation could not be recorded");

@@ -1,4 +1,4 @@
-import { CLOCK_SKEW_SECONDS } from "@eleven-integrations/grants";
+import { CLOCK_SKEW_SECONDS, type CheckedConfirmation } from "@eleven-integrations/grants";
 import { markedError } from "@eleven-integrations/schema";
 
 /** A rate limit: at most `points` runs in any window of `durationSeconds` (fixed windows, started by the first run). */
@@ -24,19 +24,38 @@ export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
 /** The result of counting one run against the limits. */
 export type RateDecision = { ok: true } | { ok: false; scope: "grant" | "integration"; retryAfterSeconds: number };
 
-/** What admitting a read found: it runs, its grant is revoked, or it is over a limit. */
-export type ReadAdmission = RateDecision | { ok: false; scope: "revoked" };
+/** What admitting a call found: it may go on, its grant is revoked, or it is over a limit. */
+export type Admission = RateDecision | { ok: false; scope: "revoked" };
 
-/** The admission of a read whose grant is revoked. */
-export const REVOKED_ADMISSION: ReadAdmission = Object.freeze({ ok: false, scope: "revoked" });
+/** The admission of a call whose grant is revoked. */
+export const REVOKED_ADMISSION: Admission = Object.freeze({ ok: false, scope: "revoked" });
 
 /** How sure an answer must be: a write needs the shared store, a read goes on with what this sidecar knows. */
 export type Strictness = "shared" | "local-ok";
 
+/** A grant as a revocation names it: its id and its member. */
+export interface GrantRef {
+  readonly gid: string;
+  readonly member: string;
+}
+
+/** Whose a call is: every entry the state keeps for it (limits, revocation) is keyed by these. */
+export interface CallScope extends GrantRef {
+  readonly integration: string;
+}
+
+/** One write a member may confirm: the previews given for it are kept under these. */
+export interface WriteSlot extends GrantRef {
+  readonly op: string;
+  /** The args' plain digest (`argsDigest`). */
+  readonly argsDigest: string;
+}
+
 /**
  * Everything a bot's sidecars must agree on: consumed confirmations, rate
  * limits, revocations and the previews they gave. `LocalState` keeps it in this process and on disk;
- * `RedisState` in Redis, shared by every sidecar of the bot.
+ * `RedisState` in Redis, shared by every sidecar of the bot. Each method takes
+ * the call (its scope, its write slot or its checked confirmation), never loose strings.
  */
 export interface SharedState {
   readonly kind: "local" | "redis";
@@ -44,49 +63,50 @@ export interface SharedState {
   open(): Promise<void>;
   close(): Promise<void>;
   /**
-   * Records `member`'s confirmation `key` (`<gid>.<nonce>`) as used while this
-   * sidecar would still accept it (until `exp`, Unix seconds, on this sidecar's
-   * clock) and a margin after; true only the first time. Keyed by member, so
-   * another member's grant reusing the gid cannot burn it. Throws `StateUnavailableError`.
+   * Admits a call in one trip to the store: whether its grant is revoked (the
+   * shared answer: while the store is away this sidecar cannot know what another
+   * recorded, so it fails closed with `StateUnavailableError`), and, when
+   * `countRun` and the grant is not revoked, one run counted against the grant's
+   * and the integration's limits.
    */
-  consumeConfirmation(member: string, key: string, exp: number): Promise<boolean>;
+  admit(call: CallScope, countRun: boolean): Promise<Admission>;
   /**
-   * Keeps the outcome of `member`'s confirmed write (the envelope the bot got, as
-   * JSON) under its confirmation `key` (`<gid>.<nonce>`) and the args' digest, for
-   * as long as the confirmation could be sent again (until `exp`) plus the skew
-   * and `OUTCOME_EXTRA_SECONDS`. Throws `StateUnavailableError`.
+   * Records a checked confirmation (`checkConfirmation` in grants) as used, keyed
+   * by its member and `<gid>.<nonce>`, while this sidecar would still accept it
+   * (its `keepUntil`, on this sidecar's clock) and a margin after; true only the
+   * first time. Throws `StateUnavailableError`.
    */
-  storeOutcome(member: string, key: string, argsDigest: string, exp: number, outcome: string): Promise<void>;
-  /** The outcome `storeOutcome` kept, or `undefined`. Throws `StateUnavailableError`. */
-  storedOutcome(member: string, key: string, argsDigest: string): Promise<string | undefined>;
-  /** Counts one run of `member`'s grant `gid` on `integration`; throws `StateUnavailableError` only when `shared` is demanded. */
-  takeRun(member: string, gid: string, integration: string, strictness: Strictness): Promise<RateDecision>;
-  /** Records that `member` revoked `gid`, until `until` (Unix seconds). Throws `StateUnavailableError`. */
-  revoke(gid: string, member: string, until: number): Promise<void>;
-  /** Whether `member` revoked its grant `gid`; throws `StateUnavailableError` only when `shared` is demanded. */
-  isRevoked(gid: string, member: string, strictness: Strictness): Promise<boolean>;
+  consumeConfirmation(checked: CheckedConfirmation): Promise<boolean>;
   /**
-   * A read that passed every check made in this process: `isRevoked(…, "shared")`, then, for a
-   * grant not revoked, `takeRun(…, "local-ok")`, with the same answers and the same errors. Redis
-   * answers both in one round trip (one script), so a read costs one trip to the store.
+   * Keeps the outcome of the write a consumed confirmation ran (the envelope the
+   * bot got, as JSON) for as long as the confirmation could be sent again plus
+   * the skew and `OUTCOME_EXTRA_SECONDS`. Throws `StateUnavailableError`.
    */
-  admitRead(gid: string, member: string, integration: string): Promise<ReadAdmission>;
+  storeOutcome(checked: CheckedConfirmation, outcome: string): Promise<void>;
+  /** The outcome `storeOutcome` kept for that confirmation and its args, or `undefined`. Throws `StateUnavailableError`. */
+  storedOutcome(checked: CheckedConfirmation): Promise<string | undefined>;
+  /** Counts one run of the call's grant and integration; throws `StateUnavailableError` only when `shared` is demanded. */
+  takeRun(call: CallScope, strictness: Strictness): Promise<RateDecision>;
+  /** Records that the member revoked the grant, until `until` (Unix seconds). Throws `StateUnavailableError`. */
+  revoke(grant: GrantRef, until: number): Promise<void>;
+  /** Whether the member revoked the grant; throws `StateUnavailableError` only when `shared` is demanded. */
+  isRevoked(grant: GrantRef, strictness: Strictness): Promise<boolean>;
   /**
-   * Keeps a preview this sidecar gave for `member`'s write (grant `gid`, `op`, the args'
-   * plain digest) for as long as a confirmation over it could verify, so a tap on it is
-   * accepted by any sidecar of the bot. Throws `StateUnavailableError`.
+   * Keeps a preview this sidecar gave for a write for as long as a confirmation
+   * over it could verify, so a tap on it is accepted by any sidecar of the bot.
+   * Throws `StateUnavailableError`.
    */
-  rememberPreview(member: string, gid: string, op: string, argsDigest: string, preview: string): Promise<void>;
+  rememberPreview(write: WriteSlot, preview: string): Promise<void>;
   /** The previews `rememberPreview` kept for that write, newest first (at most 16). Throws `StateUnavailableError`. */
-  givenPreviews(member: string, gid: string, op: string, argsDigest: string): Promise<readonly string[]>;
+  givenPreviews(write: WriteSlot): Promise<readonly string[]>;
 }
 
 /** How long past its confirmation's last accepted second (and the skew) a write's outcome is kept: ten minutes. */
 export const OUTCOME_EXTRA_SECONDS = 600;
 
 /** The id an outcome is kept under: member, confirmation key and args digest. */
-export function outcomeId(member: string, key: string, argsDigest: string): string {
-  return `${member}:${key}:${argsDigest}`;
+export function outcomeId(checked: CheckedConfirmation): string {
+  return `${checked.member}:${checked.key}:${checked.argsDigest}`;
 }
 
 /** The shared store (Redis, or the journal on disk) cannot be reached or written: nothing that needs it runs. */

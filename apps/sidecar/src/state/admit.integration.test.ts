@@ -59,34 +59,34 @@ afterAll(async () => {
   await redis?.close();
 });
 
-describe("admitRead with Redis", () => {
+describe("admit with Redis", () => {
   it("answers a read with one command to Redis", async () => {
     const state = await openState();
     // The first call may load the script (EVALSHA refused, then EVAL); after that it is one EVALSHA.
-    expect(await state.admitRead("gid-1", MEMBER, "github")).toEqual({ ok: true });
-    const sent = await commandsSent(async () => expect(await state.admitRead("gid-1", MEMBER, "github")).toEqual({ ok: true }));
+    expect(await state.admit({ gid: "gid-1", member: MEMBER, integration: "github" }, true)).toEqual({ ok: true });
+    const sent = await commandsSent(async () => expect(await state.admit({ gid: "gid-1", member: MEMBER, integration: "github" }, true)).toEqual({ ok: true }));
     expect(sent).toEqual(["evalsha"]);
     // The separate checks it replaced: the revocation's MULTI (GET, PTTL) and two limiters' scripts.
     const separate = await commandsSent(async () => {
-      await state.isRevoked("gid-1", MEMBER, "shared");
-      await state.takeRun(MEMBER, "gid-1", "github", "local-ok");
+      await state.isRevoked({ gid: "gid-1", member: MEMBER }, "shared");
+      await state.takeRun({ member: MEMBER, gid: "gid-1", integration: "github" }, "local-ok");
     });
     expect(separate.length).toBeGreaterThan(3);
   });
 
   it("counts on the same keys as the limiters a write uses: reads and writes share the grant's and the integration's limits", async () => {
     const state = await openState();
-    expect(await state.admitRead("gid-1", MEMBER, "github")).toEqual({ ok: true });
-    expect(await state.takeRun(MEMBER, "gid-1", "github", "shared")).toEqual({ ok: true });
-    expect(await state.admitRead("gid-1", MEMBER, "github")).toEqual({ ok: true });
+    expect(await state.admit({ gid: "gid-1", member: MEMBER, integration: "github" }, true)).toEqual({ ok: true });
+    expect(await state.takeRun({ member: MEMBER, gid: "gid-1", integration: "github" }, "shared")).toEqual({ ok: true });
+    expect(await state.admit({ gid: "gid-1", member: MEMBER, integration: "github" }, true)).toEqual({ ok: true });
     // The grant's fourth run: over its 3.
-    const refused = await state.takeRun(MEMBER, "gid-1", "github", "shared");
+    const refused = await state.takeRun({ member: MEMBER, gid: "gid-1", integration: "github" }, "shared");
     expect(refused).toMatchObject({ ok: false, scope: "grant" });
-    expect(await state.admitRead("gid-1", MEMBER, "github")).toMatchObject({ ok: false, scope: "grant", retryAfterSeconds: expect.any(Number) });
+    expect(await state.admit({ gid: "gid-1", member: MEMBER, integration: "github" }, true)).toMatchObject({ ok: false, scope: "grant", retryAfterSeconds: expect.any(Number) });
     // The integration counted 3 (a run refused by its grant's limit is not counted there): two more, then refused.
-    expect(await state.admitRead("gid-2", MEMBER, "github")).toEqual({ ok: true });
-    expect(await state.takeRun(MEMBER, "gid-3", "github", "shared")).toEqual({ ok: true });
-    const overIntegration = await state.admitRead("gid-4", MEMBER, "github");
+    expect(await state.admit({ gid: "gid-2", member: MEMBER, integration: "github" }, true)).toEqual({ ok: true });
+    expect(await state.takeRun({ member: MEMBER, gid: "gid-3", integration: "github" }, "shared")).toEqual({ ok: true });
+    const overIntegration = await state.admit({ gid: "gid-4", member: MEMBER, integration: "github" }, true);
     expect(overIntegration).toMatchObject({ ok: false, scope: "integration" });
     if (!overIntegration.ok && overIntegration.scope === "integration") {
       expect(overIntegration.retryAfterSeconds).toBeGreaterThan(0);
@@ -101,29 +101,29 @@ describe("admitRead with Redis", () => {
     const sibling = new RedisState({ url: redis.url, namespace: reading.prefix.slice("eleven:sidecar:".length, -1), rateLimits: LIMITS });
     states.push(sibling);
     await sibling.open();
-    await sibling.revoke("gid-r", MEMBER, Math.floor(Date.now() / 1000) + 600);
-    expect(await reading.admitRead("gid-r", MEMBER, "github")).toEqual({ ok: false, scope: "revoked" });
+    await sibling.revoke({ gid: "gid-r", member: MEMBER }, Math.floor(Date.now() / 1000) + 600);
+    expect(await reading.admit({ gid: "gid-r", member: MEMBER, integration: "github" }, true)).toEqual({ ok: false, scope: "revoked" });
     expect(await observer.exists(`${reading.prefix}rl:grant:${MEMBER}:gid-r`)).toBe(0);
-    expect(await reading.isRevoked("gid-r", MEMBER, "local-ok")).toBe(true);
+    expect(await reading.isRevoked({ gid: "gid-r", member: MEMBER }, "local-ok")).toBe(true);
     // Another bot's sidecar knows nothing of it.
-    expect(await otherBot.admitRead("gid-r", MEMBER, "github")).toEqual({ ok: true });
+    expect(await otherBot.admit({ gid: "gid-r", member: MEMBER, integration: "github" }, true)).toEqual({ ok: true });
   });
 
   it("throws unavailable while Redis cannot be reached, as the revocation check did", async () => {
     const state = new RedisState({ url: "redis://127.0.0.1:1", namespace: "admit-down", commandTimeoutMs: 200 });
     states.push(state);
-    await expect(state.admitRead("gid-1", MEMBER, "github")).rejects.toMatchObject({ code: "unavailable" });
+    await expect(state.admit({ gid: "gid-1", member: MEMBER, integration: "github" }, true)).rejects.toMatchObject({ code: "unavailable" });
   });
 });
 
-describe("admitRead in process", () => {
+describe("admit in process", () => {
   it("answers revoked before counting, then counts the grant's limit", async () => {
     const state = new LocalState({ rateLimits: { perGrant: { points: 1, durationSeconds: 60 }, perIntegration: { points: 10, durationSeconds: 60 } } });
     await state.open();
-    await state.revoke("gid-r", MEMBER, Math.floor(Date.now() / 1000) + 600);
-    expect(await state.admitRead("gid-r", MEMBER, "github")).toEqual({ ok: false, scope: "revoked" });
-    expect(await state.admitRead("gid-1", MEMBER, "github")).toEqual({ ok: true });
-    expect(await state.admitRead("gid-1", MEMBER, "github")).toMatchObject({ ok: false, scope: "grant" });
+    await state.revoke({ gid: "gid-r", member: MEMBER }, Math.floor(Date.now() / 1000) + 600);
+    expect(await state.admit({ gid: "gid-r", member: MEMBER, integration: "github" }, true)).toEqual({ ok: false, scope: "revoked" });
+    expect(await state.admit({ gid: "gid-1", member: MEMBER, integration: "github" }, true)).toEqual({ ok: true });
+    expect(await state.admit({ gid: "gid-1", member: MEMBER, integration: "github" }, true)).toMatchObject({ ok: false, scope: "grant" });
     await state.close();
   });
 });

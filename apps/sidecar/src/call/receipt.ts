@@ -1,14 +1,10 @@
-import { fromBase64Url, resultDigest, signReceipt, type KeyPair } from "@eleven-integrations/grants";
-import type { RunAnswer } from "./answers.js";
+import { resultDigest, signReceipt, type CheckedConfirmation, type KeyPair } from "@eleven-integrations/grants";
+import type { RunAnswer } from "../run/answers.js";
 
-/** Bytes of an Ed25519 signature, which a confirmation token carries before its payload. */
-const SIGNATURE_BYTES = 64;
-
-/** What a receipt says besides the answer: the write, its grant, its confirmation and the registry that ran it. */
+/** What a receipt says besides the answer: the write, its confirmation and the registry that ran it. */
 export interface ReceiptContext {
-  /** The confirmation the write ran under, already verified and consumed. */
-  confirmation: string;
-  gid: string;
+  /** The confirmation the write ran under, checked and consumed: its grant, digests and nonce. */
+  confirmation: CheckedConfirmation;
   integration: string;
   op: string;
   manifest_hash: string;
@@ -16,13 +12,6 @@ export interface ReceiptContext {
   /** The `audit_id` of the write's `started` and outcome lines. */
   audit_id: string;
   keys: KeyPair;
-}
-
-/** The signed fields of a confirmation that a receipt repeats; read after it verified, so its payload is the member's. */
-function confirmationFields(token: string): { args_digest: string; line_digest: string; nonce: string } {
-  const bytes = fromBase64Url(token.slice(token.indexOf(".") + 1));
-  const payload = JSON.parse(Buffer.from(bytes.subarray(SIGNATURE_BYTES)).toString("utf8")) as Record<string, string>;
-  return { args_digest: String(payload.args_digest), line_digest: String(payload.line_digest), nonce: String(payload.nonce) };
 }
 
 /** The provider's status when one came back, `undefined` when the write did not reach it (no receipt then). */
@@ -46,11 +35,13 @@ export function withReceipt(answer: RunAnswer, context: ReceiptContext): RunAnsw
   if (httpStatus === undefined || (answer.status !== "ok" && answer.status !== "error")) return answer;
   const receipt = signReceipt(
     {
-      gid: context.gid,
+      gid: context.confirmation.gid,
       integration: context.integration,
       op: context.op,
       manifest_hash: context.manifest_hash,
-      ...confirmationFields(context.confirmation),
+      args_digest: context.confirmation.argsDigest,
+      line_digest: context.confirmation.lineDigest,
+      nonce: context.confirmation.nonce,
       status: answer.status,
       http_status: httpStatus,
       result_digest: resultDigest(answer.status === "ok" ? answer.data : undefined),

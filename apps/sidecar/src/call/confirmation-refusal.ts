@@ -1,5 +1,5 @@
 import type { GrantError, GrantErrorCode } from "@eleven-integrations/grants";
-import type { Refusal } from "./answers.js";
+import type { Refusal } from "../run/answers.js";
 
 const CONFIRM_NEXT_ACTION: Partial<Record<GrantErrorCode, string>> = {
   replayed: "Ask the member to confirm again: each confirmation runs the operation once.",

@@ -1,7 +1,8 @@
 import { GrantError, type Grant, type GrantErrorCode } from "@eleven-integrations/grants";
 import type { Registry } from "@eleven-integrations/loader";
-import type { Refusal } from "./answers.js";
-import type { GrantOpener } from "./grant-opener.js";
+import type { Refusal, RunAnswer } from "../run/answers.js";
+import type { GrantOpener } from "../run/grant-opener.js";
+import type { Call } from "./call.js";
 
 export interface GrantCheckContext {
   registry: Registry;
@@ -68,4 +69,35 @@ export function checkGrant(sealed: string, context: GrantCheckContext): GrantChe
     };
   }
   return { ok: true, grant };
+}
+
+/**
+ * The first step of every call: the grant opens for this bot and names the
+ * manifest this sidecar runs. What it learns (grant, member, integration,
+ * account, and the op with its access) goes into the call and its audit facts
+ * even when it refuses. A `whoami` call's op is the integration's identity op.
+ */
+export function open(call: Call, sealedGrant: string): RunAnswer | undefined {
+  const { registry } = call.snapshot;
+  const checked = checkGrant(sealedGrant, { registry, openGrant: call.context.openGrant });
+  const { grant } = checked;
+  if (grant !== undefined) {
+    call.facts.gid = grant.gid;
+    call.facts.member = grant.iss;
+    call.facts.integration = grant.integration;
+    call.facts.account = grant.account ?? null;
+    if (call.purpose === "whoami") {
+      const identity = registry.get(grant.integration)?.auth.identity;
+      if (identity !== undefined) call.facts.op = identity;
+    }
+    const operation = registry.operation(grant.integration, call.facts.op);
+    if (operation !== undefined) {
+      call.operation = operation;
+      call.facts.access = operation.access;
+    }
+  }
+  if (!checked.ok) return { status: "error", integration: grant?.integration ?? null, op: call.facts.op, error: checked.refusal };
+  call.grant = checked.grant;
+  call.scope = { member: checked.grant.iss, gid: checked.grant.gid, integration: checked.grant.integration };
+  return undefined;
 }

@@ -1,18 +1,7 @@
-import { GrantError } from "@eleven-integrations/grants";
+import { GrantError, type CheckedConfirmation } from "@eleven-integrations/grants";
 import type { SharedState } from "../state/shared-state.js";
-import type { RunAnswer } from "./answers.js";
+import type { RunAnswer } from "../run/answers.js";
 import { confirmationRefusal } from "./confirmation-refusal.js";
-
-/** A confirmation this run consumed: where its write's outcome is kept. */
-export interface ConsumedConfirmation {
-  member: string;
-  /** `<gid>.<nonce>`. */
-  key: string;
-  /** The confirmation's expiry (Unix seconds). */
-  exp: number;
-  /** The args' plain digest (`argsDigest`), which the confirmation also signs. */
-  argsDigest: string;
-}
 
 /** What a refused second use of a consumed confirmation answers: the write still running. */
 export const IN_PROGRESS_NEXT_ACTION = "the write is in progress; send the same call again in a moment to get its outcome";
@@ -25,8 +14,8 @@ export const IN_PROGRESS_NEXT_ACTION = "the write is in progress; send the same 
  * confirms again); "in progress" while its first run has not stored an outcome.
  * Nothing is sent to the provider either way.
  */
-export async function answerAgain(state: SharedState, consumed: Omit<ConsumedConfirmation, "exp">, integration: string, op: string): Promise<RunAnswer> {
-  const stored = await state.storedOutcome(consumed.member, consumed.key, consumed.argsDigest);
+export async function answerAgain(state: SharedState, checked: CheckedConfirmation, integration: string, op: string): Promise<RunAnswer> {
+  const stored = await state.storedOutcome(checked);
   if (stored === undefined) {
     return {
       status: "error",

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 
 /**
- * One read's trip to Redis, atomically: the store's epoch, the grant's revocation
+ * One call's trip to Redis, atomically: the store's epoch, the grant's revocation
  * (`PTTL`: -2 when not revoked) and, only when it is not revoked, one run counted
  * against the grant's limit and then, unless that refused it, the integration's.
  * Each count is `rate-limiter-flexible`'s own script on the same keys
@@ -32,28 +32,28 @@ local integration, integrationTtl = count(KEYS[4], ARGV[3])
 return {epoch, revoked, grant, grantTtl, integration, integrationTtl}
 `;
 
-const COMMAND = "elevenAdmitRead";
+const COMMAND = "elevenAdmit";
 
 /** The script's reply: `[epoch, revokedTtl, grantCount?, grantTtl?, integrationCount?, integrationTtl?]`. */
-export type AdmitReadReply = [string | null, number, number?, number?, number?, number?];
+export type AdmitReply = [string | null, number, number?, number?, number?, number?];
 
-type AdmitReadCommand = (epochKey: string, revokedKey: string, grantKey: string, integrationKey: string, ...windowsAndPoints: number[]) => Promise<unknown>;
+type AdmitCommand = (epochKey: string, revokedKey: string, grantKey: string, integrationKey: string, ...windowsAndPoints: number[]) => Promise<unknown>;
 
 /** Registers the script on `client` (ioredis sends it by its SHA, and the text once when Redis does not have it) and returns its caller. */
-export function admitReadCommand(client: Redis): AdmitReadCommand {
+export function admitCommand(client: Redis): AdmitCommand {
   client.defineCommand(COMMAND, { numberOfKeys: 4, lua: ADMIT_READ_LUA });
-  const command = (client as unknown as Record<string, AdmitReadCommand>)[COMMAND];
-  if (command === undefined) throw new Error("the admit-read script could not be registered");
+  const command = (client as unknown as Record<string, AdmitCommand>)[COMMAND];
+  if (command === undefined) throw new Error("the admit script could not be registered");
   return command.bind(client);
 }
 
 /** Checks the reply's shape: a store that answers anything else is not trusted with the decision. */
-export function admitReadReply(reply: unknown): AdmitReadReply {
+export function admitReply(reply: unknown): AdmitReply {
   const ok =
     Array.isArray(reply) &&
     (reply.length === 2 || reply.length === 4 || reply.length === 6) &&
     (reply[0] === null || typeof reply[0] === "string") &&
     reply.slice(1).every((value) => typeof value === "number");
-  if (!ok) throw new Error("Redis answered the admit-read script with an unexpected reply");
-  return reply as AdmitReadReply;
+  if (!ok) throw new Error("Redis answered the admit script with an unexpected reply");
+  return reply as AdmitReply;
 }

@@ -1,5 +1,5 @@
 import { credentialExpired, type Grant } from "@eleven-integrations/grants";
-import type { RunAnswer } from "./answers.js";
+import type { RunAnswer } from "../run/answers.js";
 
 /**
  * A run whose grant carries a credential past its `cred.expires_at`: answered

@@ -1,6 +1,6 @@
 import type { Grant } from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
-import type { Refusal } from "./answers.js";
+import type { Refusal } from "../run/answers.js";
 
 export type AccessCheck = { ok: true; operation: CompiledOperation } | { ok: false; refusal: Refusal };
 

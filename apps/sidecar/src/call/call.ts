@@ -1,0 +1,126 @@
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { keyedArgsDigest, type CheckedConfirmation, type Grant, type GrantAccount, type KeyPair } from "@eleven-integrations/grants";
+import type { CompiledOperation } from "@eleven-integrations/loader";
+import type { FastifyBaseLogger } from "fastify";
+import type { AuditSink } from "../audit/audit-log.js";
+import type { RegistrySnapshot } from "../registry/live-registry.js";
+import type { GrantOpener } from "../run/grant-opener.js";
+import type { CallScope, SharedState } from "../state/shared-state.js";
+
+/** What every call of this sidecar is run with: the bot's state, its audit journal and its keys. */
+export interface CallContext {
+  /** This bot's `openGrant`, bound to its keys and trusted members. */
+  openGrant: GrantOpener;
+  /** Consumed confirmations, rate limits, revocations and the previews given: this process and its journals, or Redis. */
+  state: SharedState;
+  audit: AuditSink;
+  /** The key of the audit lines' `args_digest`. */
+  auditKey: string;
+  /** The Ed25519 key pair that signs the receipts of writes. */
+  receiptKeys: () => KeyPair;
+}
+
+/** What the audit line says about a call besides its outcome; `null` where the call never learned it. */
+export interface CallFacts {
+  gid: string | null;
+  member: string | null;
+  integration: string | null;
+  op: string;
+  /** The op's access (`write` for a write attempted under a read grant). */
+  access: "read" | "write" | null;
+  /** Keyed under the sidecar's audit key (`keyedArgsDigest`): a guess of the args cannot be checked against it. */
+  args_digest: string;
+  /** The account the grant's credential acts as, when the member's client named it. */
+  account: GrantAccount | null;
+}
+
+/** Why the call was made: a bot's run, or its question of which account a grant acts as (the identity op). */
+export type CallPurpose = "run" | "whoami";
+
+/**
+ * One call, opened once and carried through the steps. Each step reads what the
+ * ones before it learned and adds its own: `open` the grant (and the op found for
+ * it), `decide` the consumed confirmation and the preview, `send` whether a write
+ * left. `facts` is what the audit line says, filled in as the steps learn it.
+ */
+export interface Call {
+  readonly purpose: CallPurpose;
+  /** The `audit_id` of every line of this call (a write's `started` line and its outcome). */
+  readonly auditId: string;
+  /** `performance.now()` when the call was opened. */
+  readonly started: number;
+  /** The registry running as the call started: the call finishes on it, whatever is swapped meanwhile. */
+  readonly snapshot: RegistrySnapshot;
+  readonly context: CallContext;
+  /** The request's logger. */
+  readonly log: FastifyBaseLogger;
+  readonly facts: CallFacts;
+  readonly args: Record<string, string>;
+  /** A `next_page` the bot sends back, as it came. */
+  readonly page: string | undefined;
+  /** The member's tap on a write's chip, as it came. */
+  readonly confirmation: string | undefined;
+  /** Set by `open`. */
+  grant?: Grant;
+  /** The grant's member, grant and integration: what the state keys the call's entries by (set by `open`). */
+  scope?: CallScope;
+  /** The op the call runs, when the integration has it (set by `open`). */
+  operation?: CompiledOperation;
+  /** Set by `decide` once the confirmation is consumed: the stored outcome and the receipt belong to it. */
+  consumed?: CheckedConfirmation;
+  /** Set by `send` once a write's durable `started` line is written: the write left (or may have). */
+  sent: boolean;
+  /** What the bot gets when it is not the envelope the audit line records (`whoami` shows the account its identity op named). */
+  shown?: object;
+}
+
+/** What a route answers: its HTTP status and body (an object, or JSON text already serialised). */
+export interface CallResult {
+  statusCode: number;
+  payload: object | string;
+}
+
+/** What a route hands the pipeline: the call's raw parts, as the bot sent them. */
+export interface CallInput {
+  purpose: CallPurpose;
+  op: string;
+  args?: Record<string, string> | undefined;
+  page?: string | undefined;
+  confirmation?: string | undefined;
+}
+
+/** Opens the record of a call before any check, so even a call refused at once is audited with what it named. */
+export function beginCall(input: CallInput, snapshot: RegistrySnapshot, context: CallContext, log: FastifyBaseLogger): Call {
+  const args = input.args ?? {};
+  return {
+    purpose: input.purpose,
+    auditId: randomUUID(),
+    started: performance.now(),
+    snapshot,
+    context,
+    log,
+    facts: { gid: null, member: null, integration: null, op: input.op, access: null, args_digest: keyedArgsDigest(args, context.auditKey), account: null },
+    args,
+    page: input.page,
+    confirmation: input.confirmation,
+    sent: false,
+  };
+}
+
+/** The call's grant, once `open` has set it: a step after `open` that finds none is a bug, not a refusal. */
+export function grantOf(call: Call): Grant {
+  if (call.grant === undefined || call.scope === undefined) throw new Error(`the call ${call.auditId} has no grant: a step ran before open`);
+  return call.grant;
+}
+
+/** The call's op, once `admit` has checked it exists. */
+export function operationOf(call: Call): CompiledOperation {
+  if (call.operation === undefined) throw new Error(`the call ${call.auditId} has no operation: a step ran before admit`);
+  return call.operation;
+}
+
+/** Milliseconds since the call was opened, to a tenth. */
+export function elapsedMs(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}

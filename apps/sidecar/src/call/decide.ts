@@ -1,0 +1,139 @@
+import { argsDigest, CheckedConfirmation, checkConfirmation, confirmDetails, GrantError, renderConfirm } from "@eleven-integrations/grants";
+import type { CompiledOperation } from "@eleven-integrations/loader";
+import type { RunAnswer } from "../run/answers.js";
+import type { WriteSlot } from "../state/shared-state.js";
+import { grantOf, operationOf, type Call } from "./call.js";
+import { confirmationRefusal } from "./confirmation-refusal.js";
+import { readPreview, signedLine } from "./preview.js";
+import { answerAgain } from "./stored-outcome.js";
+
+/**
+ * The fourth step: does the member's signature cover this call? A read runs. A
+ * write runs only under the member's tap on its chip: without a confirmation the
+ * answer is the chip (`confirmation_required`, with its preview read now); with
+ * one, it is checked (`checkConfirmation`), for a write with a preview against a
+ * preview a sidecar of this bot gave and a fresh read of it, and only then
+ * consumed in the shared state, which sets `call.consumed`.
+ */
+export async function decide(call: Call): Promise<RunAnswer | undefined> {
+  const operation = operationOf(call);
+  if (operation.access === "read") return undefined;
+  const line = renderConfirm(operation.confirm ?? operation.label, call.args);
+  if (call.confirmation === undefined) return await chip(call, operation, line);
+  if (operation.preview === undefined) return await confirmedWrite(call, call.confirmation, line);
+  return await confirmedPreviewedWrite(call, call.confirmation, line);
+}
+
+function writeSlot(call: Call): WriteSlot {
+  const grant = grantOf(call);
+  return { member: grant.iss, gid: grant.gid, op: operationOf(call).id, argsDigest: argsDigest(call.args) };
+}
+
+function refused(call: Call, error: Extract<RunAnswer, { status: "error" }>["error"]): RunAnswer {
+  return { status: "error", integration: grantOf(call).integration, op: call.facts.op, error };
+}
+
+/** The chip a write answers without a confirmation: its confirm line, its details and, when it declares one, its preview, read now. */
+async function chip(call: Call, operation: CompiledOperation, line: string): Promise<RunAnswer> {
+  const grant = grantOf(call);
+  let preview: string | undefined;
+  if (operation.preview !== undefined) {
+    const read = await readPreview(call);
+    if (!read.ok) return read.answer;
+    preview = read.preview;
+    await call.context.state.rememberPreview(writeSlot(call), preview);
+  }
+  return {
+    status: "confirmation_required",
+    integration: grant.integration,
+    op: operation.id,
+    confirm: line,
+    ...(preview === undefined ? {} : { preview }),
+    details: confirmDetails(operation.confirm ?? operation.label, call.args),
+    // The bot's answer carries the plain digest (the bot has the args); the audit line the keyed one.
+    args_digest: argsDigest(call.args),
+    gid: grant.gid,
+  };
+}
+
+/** A confirmed write without a preview: checked, then consumed; a confirmation consumed before answers its write's stored outcome. */
+async function confirmedWrite(call: Call, confirmation: string, line: string): Promise<RunAnswer | undefined> {
+  const grant = grantOf(call);
+  let checked: CheckedConfirmation;
+  try {
+    checked = checkConfirmation(confirmation, { grant, op: call.facts.op, args: call.args, line });
+  } catch (error) {
+    if (!GrantError.isInstance(error)) throw error;
+    return refused(call, confirmationRefusal(error));
+  }
+  // Verified for these args and consumed before: the same call again gets its write's stored outcome.
+  if (!(await call.context.state.consumeConfirmation(checked))) return await answerAgain(call.context.state, checked, grant.integration, call.facts.op);
+  call.consumed = checked;
+  return undefined;
+}
+
+/**
+ * A confirmed write that declares a preview, every check before anything is
+ * written, the confirmation consumed last: it must verify (member, grant, op,
+ * args) over the confirm line and a preview a sidecar of this bot gave for these
+ * args, as the shared state keeps them (one none gave is `confirmation_invalid`,
+ * nothing read); the preview is read again and rendered afresh; a different line
+ * answers `target_changed` with the new chip and leaves the confirmation unused
+ * (if the target changes back, the same tap still runs once); a failed read
+ * answers its own envelope. Only when the fresh line is the signed one is the
+ * confirmation consumed. A confirmation consumed before (the same call sent
+ * again) answers its write's stored outcome (`answerAgain`), without reading the preview.
+ */
+async function confirmedPreviewedWrite(call: Call, confirmation: string, confirm: string): Promise<RunAnswer | undefined> {
+  const grant = grantOf(call);
+  const { state } = call.context;
+  const slot = writeSlot(call);
+  let signed: { preview: string; checked: CheckedConfirmation } | undefined;
+  let refusal: GrantError | undefined;
+  for (const preview of await state.givenPreviews(slot)) {
+    try {
+      signed = { preview, checked: checkConfirmation(confirmation, { grant, op: slot.op, args: call.args, line: signedLine(confirm, preview) }) };
+      break;
+    } catch (error) {
+      if (!GrantError.isInstance(error)) throw error;
+      // Keep the most telling reason: one that is not "another line" (signature, expiry) says more than a mismatch of previews.
+      if (refusal === undefined || refusal.code === "mismatch") refusal = error;
+    }
+  }
+  if (signed === undefined) {
+    if (refusal === undefined || refusal.code === "mismatch") {
+      return refused(call, {
+        code: "confirmation_invalid",
+        message: "confirmation refused: it does not cover the confirm line and a preview this sidecar gave for this op and these args",
+        next_action: "Show the member the chip confirmation_required gave (confirm, a line feed, preview) and ask them to confirm exactly that.",
+      });
+    }
+    return refused(call, confirmationRefusal(refusal));
+  }
+  const { checked } = signed;
+  // The same call again after its write ran: its stored outcome, before the preview is read (the write changed what it shows).
+  if ((await state.storedOutcome(checked)) !== undefined) return await answerAgain(state, checked, grant.integration, slot.op);
+  const read = await readPreview(call);
+  if (!read.ok) return read.answer;
+  if (read.preview !== signed.preview) {
+    await state.rememberPreview(slot, read.preview);
+    return {
+      status: "error",
+      integration: grant.integration,
+      op: slot.op,
+      error: {
+        code: "target_changed",
+        message: "what this write touches changed since the member confirmed it; nothing was written",
+        next_action: "Show the member the new chip (confirm, a line feed, preview) and ask them to confirm again.",
+      },
+      confirm,
+      preview: read.preview,
+      details: confirmDetails(operationOf(call).confirm ?? operationOf(call).label, call.args),
+      args_digest: slot.argsDigest,
+      gid: grant.gid,
+    };
+  }
+  if (!(await state.consumeConfirmation(checked))) return await answerAgain(state, checked, grant.integration, slot.op);
+  call.consumed = checked;
+  return undefined;
+}

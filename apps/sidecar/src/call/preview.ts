@@ -1,0 +1,54 @@
+import { renderPreview } from "@eleven-integrations/grants";
+import type { ErrorEnvelope } from "@eleven-integrations/sidecar-protocol";
+import { grantOf, operationOf, type Call } from "./call.js";
+import { send } from "./send.js";
+
+/** The line a member signs for a write: its confirm line, and with a preview, a line feed and the preview. */
+export function signedLine(confirm: string, preview: string | undefined): string {
+  return preview === undefined ? confirm : `${confirm}\n${preview}`;
+}
+
+export type PreviewResult = { ok: true; preview: string } | { ok: false; answer: ErrorEnvelope };
+
+/**
+ * Runs a write's preview read through `send`, with the grant's credential and
+ * connection (the executor's host pin and limits apply), and renders its line with
+ * grants' `renderPreview`, the renderer a member's client uses, so each value is
+ * neutralised like a confirm value. A failed read answers its own envelope under
+ * the write's op, its message naming the read; nothing is written.
+ */
+export async function readPreview(call: Call): Promise<PreviewResult> {
+  const operation = operationOf(call);
+  const preview = operation.preview;
+  if (preview === undefined) throw new TypeError(`${operation.id} declares no preview`);
+  const { integration } = grantOf(call);
+  const answer = await send(call, { op: preview.op, args: preview.args(call.args) });
+  if (answer.status === "error") {
+    return {
+      ok: false,
+      answer: {
+        status: "error",
+        integration,
+        op: operation.id,
+        error: { ...answer.error, message: `the preview read ${preview.op} failed, nothing was written: ${answer.error.message}` },
+      },
+    };
+  }
+  const data = answer.status === "ok" ? answer.data : undefined;
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    return {
+      ok: false,
+      answer: {
+        status: "error",
+        integration,
+        op: operation.id,
+        error: {
+          code: "bad_response",
+          message: `the preview read ${preview.op} answered ${Array.isArray(data) ? "a list" : "no object"}, so its line cannot be shown; nothing was written`,
+          next_action: "Try again later; if it persists, the integration's preview needs fixing.",
+        },
+      },
+    };
+  }
+  return { ok: true, preview: renderPreview(preview.declaration.line, data as Record<string, unknown>) };
+}

@@ -1,0 +1,63 @@
+import type { Envelope, RunRequest } from "@eleven-integrations/executor";
+import { startedAuditRecord } from "../audit/audit-record.js";
+import { elapsedMs, grantOf, operationOf, type Call } from "./call.js";
+
+/** What goes to the executor, without the credential: the call's op (or another the call reads first, a preview), args, page and the grant's connection. */
+export type ProviderRequest = Omit<RunRequest, "credential">;
+
+/** Another op of the integration the call reads on its way, a write's preview read. */
+export interface SideRead {
+  op: string;
+  args: Record<string, string>;
+}
+
+/**
+ * The call's request to the provider as the executor takes it, credential aside.
+ * `page` goes as it came (a page made for another op or args is the executor's
+ * invalid_args, nothing sent); `connection` (the grant's tenant settings, signed
+ * with it) places a tenant integration's host.
+ */
+export function providerRequest(call: Call, read?: SideRead): ProviderRequest {
+  const grant = grantOf(call);
+  const connection = grant.connection === undefined ? {} : { connection: grant.connection };
+  if (read !== undefined) return { integration: grant.integration, op: read.op, args: read.args, ...connection };
+  return {
+    integration: grant.integration,
+    op: operationOf(call).id,
+    args: call.args,
+    ...(call.page === undefined ? {} : { page: call.page }),
+    ...connection,
+  };
+}
+
+/**
+ * The one place a credential meets a request: the call's op (or a read it makes
+ * on its way) goes to the executor with the grant's token. A write's durable
+ * `started` audit line is written and flushed first; if it cannot be, the write
+ * is not sent (`AuditUnavailableError`).
+ */
+export async function send(call: Call, read?: SideRead): Promise<Envelope> {
+  const grant = grantOf(call);
+  const request = providerRequest(call, read);
+  if (read === undefined && operationOf(call).access === "write") await writeStarted(call);
+  return call.snapshot.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } });
+}
+
+async function writeStarted(call: Call): Promise<void> {
+  try {
+    await call.context.audit.append(startedAuditRecord(call.auditId, call.facts, elapsedMs(call.started)), { durable: true });
+  } catch (error) {
+    throw new AuditUnavailableError(error);
+  }
+  call.sent = true;
+}
+
+/** The `started` line of a write could not be written: nothing was sent. */
+export class AuditUnavailableError extends Error {
+  readonly code = "audit_unavailable" as const;
+
+  constructor(cause: unknown) {
+    super("the audit log could not be written", { cause });
+    this.name = "AuditUnavailableError";
+  }
+}
