@@ -2,7 +2,7 @@ import type { RunError } from "@eleven-integrations/sidecar-protocol";
 import type { RunAnswer } from "../run/answers.js";
 import { REVOKED_REFUSAL, rateLimitedRefusal } from "../state/state-refusals.js";
 import { checkAccess } from "./access.js";
-import { grantOf, type Call } from "./call.js";
+import type { AdmittedCall, OpenCall, Stage } from "./call.js";
 import { expiredCredentialAnswer } from "./credential-expiry.js";
 
 /**
@@ -13,42 +13,43 @@ import { expiredCredentialAnswer } from "./credential-expiry.js";
  * read, a confirmed write, a write's preview read). Answers in the design's
  * order: revoked, then the op or the credential, then the limits.
  */
-export async function admit(call: Call): Promise<RunAnswer | undefined> {
-  const grant = grantOf(call);
+export async function admit(call: OpenCall): Promise<Stage<AdmittedCall>> {
   const local = localRefusal(call);
-  const admission = await call.context.state.admit({ member: grant.iss, gid: grant.gid, integration: grant.integration }, local === undefined && reachesProvider(call));
+  const countRun = local === undefined && reachesProvider(call);
+  const admission = await call.context.state.admit(call.scope, countRun);
   if (!admission.ok && admission.scope === "revoked") return refused(call, REVOKED_REFUSAL);
-  if (local !== undefined) return local;
+  if (local !== undefined) return { ok: false, answer: local };
   if (!admission.ok) return refused(call, rateLimitedRefusal(admission));
-  return undefined;
+  const { operation } = call;
+  if (operation === undefined) throw new Error(`the call ${call.auditId} was let in without an op`);
+  return { ok: true, call: Object.assign(call, { operation }) };
 }
 
 /** What refuses the call without asking the store: an op the grant does not allow (or an integration with no identity op), or an expired credential. */
-function localRefusal(call: Call): RunAnswer | undefined {
-  const grant = grantOf(call);
+function localRefusal(call: OpenCall): RunAnswer | undefined {
   if (call.purpose === "whoami") {
     // The identity op is asked of the credential itself, whatever the grant's allow-list names.
-    if (call.operation === undefined) return noIdentityOp(call);
+    if (call.operation === undefined) return noIdentityOp(call).answer;
   } else {
-    const access = checkAccess(grant, call.facts.op, call.operation);
-    if (!access.ok) return refused(call, access.refusal);
+    const access = checkAccess(call.grant, call.facts.op, call.operation);
+    if (!access.ok) return refused(call, access.refusal).answer;
   }
-  return expiredCredentialAnswer(grant, call.facts.op) ?? undefined;
+  return expiredCredentialAnswer(call.grant, call.facts.op) ?? undefined;
 }
 
-/** True when the call, admitted, sends something upstream: it counts against the limits. */
-function reachesProvider(call: Call): boolean {
-  const operation = call.operation;
+/** True when the call, let in, sends something upstream: it counts against the limits. */
+function reachesProvider(call: OpenCall): boolean {
+  const { operation } = call;
   if (operation === undefined) return false;
   return operation.access === "read" || call.confirmation !== undefined || operation.preview !== undefined;
 }
 
-function refused(call: Call, error: RunError): RunAnswer {
-  return { status: "error", integration: grantOf(call).integration, op: call.facts.op, error };
+function refused(call: OpenCall, error: RunError): { ok: false; answer: RunAnswer } {
+  return { ok: false, answer: { status: "error", integration: call.grant.integration, op: call.facts.op, error } };
 }
 
-function noIdentityOp(call: Call): RunAnswer {
-  const { integration } = grantOf(call);
+function noIdentityOp(call: OpenCall): { ok: false; answer: RunAnswer } {
+  const { integration } = call.grant;
   return refused(call, {
     code: "unknown_op",
     message: `the ${integration} manifest declares no identity op (auth.identity), so this sidecar cannot ask which account the credential is`,

@@ -4,6 +4,7 @@ import { keyedArgsDigest, type CheckedConfirmation, type Grant, type GrantAccoun
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import type { FastifyBaseLogger } from "fastify";
 import type { AuditSink } from "../audit/audit-log.js";
+import type { RunAnswer } from "../run/answers.js";
 import type { RegistrySnapshot } from "../registry/live-registry.js";
 import type { GrantOpener } from "../run/grant-opener.js";
 import type { CallScope, SharedState } from "../state/shared-state.js";
@@ -61,11 +62,9 @@ export interface Call {
   readonly page: string | undefined;
   /** The member's tap on a write's chip, as it came. */
   readonly confirmation: string | undefined;
-  /** Set by `open`. */
+  /** Set by `open`: see `OpenCall`. */
   grant?: Grant;
-  /** The grant's member, grant and integration: what the state keys the call's entries by (set by `open`). */
   scope?: CallScope;
-  /** The op the call runs, when the integration has it (set by `open`). */
   operation?: CompiledOperation;
   /** Set by `decide` once the confirmation is consumed: the stored outcome and the receipt belong to it. */
   consumed?: CheckedConfirmation;
@@ -74,6 +73,21 @@ export interface Call {
   /** What the bot gets when it is not the envelope the audit line records (`whoami` shows the account its identity op named). */
   shown?: object;
 }
+
+/** A call whose grant opened (`open`): its grant, the state's scope of it, and the op when the integration has one by that id. */
+export interface OpenCall extends Call {
+  readonly grant: Grant;
+  /** The grant's member, grant and integration: what the state keys the call's entries by. */
+  readonly scope: CallScope;
+}
+
+/** A call let in (`admit`): the grant allows its op, which the integration has. */
+export interface AdmittedCall extends OpenCall {
+  readonly operation: CompiledOperation;
+}
+
+/** What a step that may end the call gives: the answer it ends it with, or the call, a stage further. */
+export type Stage<T extends Call> = { ok: true; call: T } | { ok: false; answer: RunAnswer };
 
 /** What a route answers: its HTTP status and body (an object, or JSON text already serialised). */
 export interface CallResult {
@@ -106,18 +120,6 @@ export function beginCall(input: CallInput, snapshot: RegistrySnapshot, context:
     confirmation: input.confirmation,
     sent: false,
   };
-}
-
-/** The call's grant, once `open` has set it: a step after `open` that finds none is a bug, not a refusal. */
-export function grantOf(call: Call): Grant {
-  if (call.grant === undefined || call.scope === undefined) throw new Error(`the call ${call.auditId} has no grant: a step ran before open`);
-  return call.grant;
-}
-
-/** The call's op, once `admit` has checked it exists. */
-export function operationOf(call: Call): CompiledOperation {
-  if (call.operation === undefined) throw new Error(`the call ${call.auditId} has no operation: a step ran before admit`);
-  return call.operation;
 }
 
 /** Milliseconds since the call was opened, to a tenth. */

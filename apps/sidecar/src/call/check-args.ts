@@ -1,5 +1,5 @@
 import type { RunAnswer } from "../run/answers.js";
-import { operationOf, type Call } from "./call.js";
+import type { AdmittedCall } from "./call.js";
 import { providerRequest } from "./send.js";
 
 /**
@@ -8,7 +8,7 @@ import { providerRequest } from "./send.js";
  * are the executor's own first check inside `send`, which never sends a request
  * that fails it: checked once, the request built once.
  */
-export function checkArgs(call: Call): RunAnswer | undefined {
-  if (operationOf(call).access === "read") return undefined;
+export function checkArgs(call: AdmittedCall): RunAnswer | undefined {
+  if (call.operation.access === "read") return undefined;
   return call.snapshot.executor.validate(providerRequest(call)) ?? undefined;
 }

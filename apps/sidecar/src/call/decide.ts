@@ -2,7 +2,7 @@ import { argsDigest, CheckedConfirmation, checkConfirmation, confirmDetails, Gra
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import type { RunAnswer } from "../run/answers.js";
 import type { WriteSlot } from "../state/shared-state.js";
-import { grantOf, operationOf, type Call } from "./call.js";
+import type { AdmittedCall } from "./call.js";
 import { confirmationRefusal } from "./confirmation-refusal.js";
 import { readPreview, signedLine } from "./preview.js";
 import { answerAgain } from "./stored-outcome.js";
@@ -15,8 +15,8 @@ import { answerAgain } from "./stored-outcome.js";
  * preview a sidecar of this bot gave and a fresh read of it, and only then
  * consumed in the shared state, which sets `call.consumed`.
  */
-export async function decide(call: Call): Promise<RunAnswer | undefined> {
-  const operation = operationOf(call);
+export async function decide(call: AdmittedCall): Promise<RunAnswer | undefined> {
+  const { operation } = call;
   if (operation.access === "read") return undefined;
   const line = renderConfirm(operation.confirm ?? operation.label, call.args);
   if (call.confirmation === undefined) return await chip(call, operation, line);
@@ -24,18 +24,18 @@ export async function decide(call: Call): Promise<RunAnswer | undefined> {
   return await confirmedPreviewedWrite(call, call.confirmation, line);
 }
 
-function writeSlot(call: Call): WriteSlot {
-  const grant = grantOf(call);
-  return { member: grant.iss, gid: grant.gid, op: operationOf(call).id, argsDigest: argsDigest(call.args) };
+function writeSlot(call: AdmittedCall): WriteSlot {
+  const { grant } = call;
+  return { member: grant.iss, gid: grant.gid, op: call.operation.id, argsDigest: argsDigest(call.args) };
 }
 
-function refused(call: Call, error: Extract<RunAnswer, { status: "error" }>["error"]): RunAnswer {
-  return { status: "error", integration: grantOf(call).integration, op: call.facts.op, error };
+function refused(call: AdmittedCall, error: Extract<RunAnswer, { status: "error" }>["error"]): RunAnswer {
+  return { status: "error", integration: call.grant.integration, op: call.facts.op, error };
 }
 
 /** The chip a write answers without a confirmation: its confirm line, its details and, when it declares one, its preview, read now. */
-async function chip(call: Call, operation: CompiledOperation, line: string): Promise<RunAnswer> {
-  const grant = grantOf(call);
+async function chip(call: AdmittedCall, operation: CompiledOperation, line: string): Promise<RunAnswer> {
+  const { grant } = call;
   let preview: string | undefined;
   if (operation.preview !== undefined) {
     const read = await readPreview(call);
@@ -57,8 +57,8 @@ async function chip(call: Call, operation: CompiledOperation, line: string): Pro
 }
 
 /** A confirmed write without a preview: checked, then consumed; a confirmation consumed before answers its write's stored outcome. */
-async function confirmedWrite(call: Call, confirmation: string, line: string): Promise<RunAnswer | undefined> {
-  const grant = grantOf(call);
+async function confirmedWrite(call: AdmittedCall, confirmation: string, line: string): Promise<RunAnswer | undefined> {
+  const { grant } = call;
   let checked: CheckedConfirmation;
   try {
     checked = checkConfirmation(confirmation, { grant, op: call.facts.op, args: call.args, line });
@@ -84,8 +84,8 @@ async function confirmedWrite(call: Call, confirmation: string, line: string): P
  * confirmation consumed. A confirmation consumed before (the same call sent
  * again) answers its write's stored outcome (`answerAgain`), without reading the preview.
  */
-async function confirmedPreviewedWrite(call: Call, confirmation: string, confirm: string): Promise<RunAnswer | undefined> {
-  const grant = grantOf(call);
+async function confirmedPreviewedWrite(call: AdmittedCall, confirmation: string, confirm: string): Promise<RunAnswer | undefined> {
+  const { grant } = call;
   const { state } = call.context;
   const slot = writeSlot(call);
   let signed: { preview: string; checked: CheckedConfirmation } | undefined;
@@ -128,7 +128,7 @@ async function confirmedPreviewedWrite(call: Call, confirmation: string, confirm
       },
       confirm,
       preview: read.preview,
-      details: confirmDetails(operationOf(call).confirm ?? operationOf(call).label, call.args),
+      details: confirmDetails(call.operation.confirm ?? call.operation.label, call.args),
       args_digest: slot.argsDigest,
       gid: grant.gid,
     };

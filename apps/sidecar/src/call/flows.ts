@@ -7,7 +7,7 @@ import type { RunAnswer } from "../run/answers.js";
 import { StateUnavailableError } from "../state/shared-state.js";
 import { UNAVAILABLE_REFUSAL } from "../state/state-refusals.js";
 import { admit } from "./admit.js";
-import { beginCall, grantOf, type Call, type CallContext, type CallResult } from "./call.js";
+import { beginCall, type AdmittedCall, type Call, type CallContext, type CallResult } from "./call.js";
 import { checkArgs } from "./check-args.js";
 import { decide } from "./decide.js";
 import { open } from "./open.js";
@@ -33,7 +33,17 @@ export interface CallRunner extends CallContext {
 /** `POST /v1/run { grant, op, args?, confirmation?, page? }`: one call, its audit line written before it is answered. */
 export function runCall(body: RunBody, snapshot: RegistrySnapshot, runner: CallRunner, log: FastifyBaseLogger): Promise<CallResult> {
   const call = beginCall({ purpose: "run", op: body.op, args: body.args, page: body.page, confirmation: body.confirmation }, snapshot, runner, log);
-  return tracked(runner, finished(call, async () => open(call, body.grant) ?? (await admit(call)) ?? checkArgs(call) ?? (await decide(call)) ?? (await send(call))));
+  return tracked(
+    runner,
+    finished(call, async () => {
+      const opened = open(call, body.grant);
+      if (!opened.ok) return opened.answer;
+      const admitted = await admit(opened.call);
+      if (!admitted.ok) return admitted.answer;
+      const run = admitted.call;
+      return checkArgs(run) ?? (await decide(run)) ?? (await send(run));
+    }),
+  );
 }
 
 /**
@@ -43,7 +53,15 @@ export function runCall(body: RunBody, snapshot: RegistrySnapshot, runner: CallR
  */
 export function whoamiCall(body: WhoamiBody, snapshot: RegistrySnapshot, runner: CallRunner, log: FastifyBaseLogger): Promise<CallResult> {
   const call = beginCall({ purpose: "whoami", op: "" }, snapshot, runner, log);
-  return tracked(runner, finished(call, async () => open(call, body.grant) ?? (await admit(call)) ?? (await askIdentity(call))));
+  return tracked(
+    runner,
+    finished(call, async () => {
+      const opened = open(call, body.grant);
+      if (!opened.ok) return opened.answer;
+      const admitted = await admit(opened.call);
+      return admitted.ok ? await askIdentity(admitted.call) : admitted.answer;
+    }),
+  );
 }
 
 /**
@@ -51,10 +69,10 @@ export function whoamiCall(body: WhoamiBody, snapshot: RegistrySnapshot, runner:
  * shown (`call.shown`) while the audit line records the op's envelope; an answer
  * that names none is an error both record.
  */
-async function askIdentity(call: Call): Promise<RunAnswer> {
+async function askIdentity(call: AdmittedCall): Promise<RunAnswer> {
   const envelope = await send(call);
   if (envelope.status !== "ok") return envelope;
-  const grant = grantOf(call);
+  const { grant } = call;
   const manifest = call.snapshot.registry.get(grant.integration);
   const named = manifest === undefined ? undefined : accountFromIdentity(manifest, envelope);
   if (named?.ok === true) {

@@ -1,8 +1,8 @@
 import { GrantError, type Grant, type GrantErrorCode } from "@eleven-integrations/grants";
 import type { Registry } from "@eleven-integrations/loader";
-import type { Refusal, RunAnswer } from "../run/answers.js";
+import type { Refusal } from "../run/answers.js";
 import type { GrantOpener } from "../run/grant-opener.js";
-import type { Call } from "./call.js";
+import type { Call, OpenCall, Stage } from "./call.js";
 
 export interface GrantCheckContext {
   registry: Registry;
@@ -77,7 +77,7 @@ export function checkGrant(sealed: string, context: GrantCheckContext): GrantChe
  * account, and the op with its access) goes into the call and its audit facts
  * even when it refuses. A `whoami` call's op is the integration's identity op.
  */
-export function open(call: Call, sealedGrant: string): RunAnswer | undefined {
+export function open(call: Call, sealedGrant: string): Stage<OpenCall> {
   const { registry } = call.snapshot;
   const checked = checkGrant(sealedGrant, { registry, openGrant: call.context.openGrant });
   const { grant } = checked;
@@ -96,8 +96,7 @@ export function open(call: Call, sealedGrant: string): RunAnswer | undefined {
       call.facts.access = operation.access;
     }
   }
-  if (!checked.ok) return { status: "error", integration: grant?.integration ?? null, op: call.facts.op, error: checked.refusal };
-  call.grant = checked.grant;
-  call.scope = { member: checked.grant.iss, gid: checked.grant.gid, integration: checked.grant.integration };
-  return undefined;
+  if (!checked.ok) return { ok: false, answer: { status: "error", integration: grant?.integration ?? null, op: call.facts.op, error: checked.refusal } };
+  const scope = { member: checked.grant.iss, gid: checked.grant.gid, integration: checked.grant.integration };
+  return { ok: true, call: Object.assign(call, { grant: checked.grant, scope }) };
 }

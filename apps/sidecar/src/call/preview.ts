@@ -1,6 +1,6 @@
 import { renderPreview } from "@eleven-integrations/grants";
 import type { ErrorEnvelope } from "@eleven-integrations/sidecar-protocol";
-import { grantOf, operationOf, type Call } from "./call.js";
+import type { AdmittedCall } from "./call.js";
 import { send } from "./send.js";
 
 /** The line a member signs for a write: its confirm line, and with a preview, a line feed and the preview. */
@@ -17,11 +17,11 @@ export type PreviewResult = { ok: true; preview: string } | { ok: false; answer:
  * neutralised like a confirm value. A failed read answers its own envelope under
  * the write's op, its message naming the read; nothing is written.
  */
-export async function readPreview(call: Call): Promise<PreviewResult> {
-  const operation = operationOf(call);
+export async function readPreview(call: AdmittedCall): Promise<PreviewResult> {
+  const { operation } = call;
   const preview = operation.preview;
   if (preview === undefined) throw new TypeError(`${operation.id} declares no preview`);
-  const { integration } = grantOf(call);
+  const { integration } = call.grant;
   const answer = await send(call, { op: preview.op, args: preview.args(call.args) });
   if (answer.status === "error") {
     return {

@@ -1,6 +1,6 @@
 import type { Envelope, RunRequest } from "@eleven-integrations/executor";
 import { startedAuditRecord } from "../audit/audit-record.js";
-import { elapsedMs, grantOf, operationOf, type Call } from "./call.js";
+import { elapsedMs, type AdmittedCall } from "./call.js";
 
 /** What goes to the executor, without the credential: the call's op (or another the call reads first, a preview), args, page and the grant's connection. */
 export type ProviderRequest = Omit<RunRequest, "credential">;
@@ -17,13 +17,13 @@ export interface SideRead {
  * invalid_args, nothing sent); `connection` (the grant's tenant settings, signed
  * with it) places a tenant integration's host.
  */
-export function providerRequest(call: Call, read?: SideRead): ProviderRequest {
-  const grant = grantOf(call);
+export function providerRequest(call: AdmittedCall, read?: SideRead): ProviderRequest {
+  const { grant } = call;
   const connection = grant.connection === undefined ? {} : { connection: grant.connection };
   if (read !== undefined) return { integration: grant.integration, op: read.op, args: read.args, ...connection };
   return {
     integration: grant.integration,
-    op: operationOf(call).id,
+    op: call.operation.id,
     args: call.args,
     ...(call.page === undefined ? {} : { page: call.page }),
     ...connection,
@@ -36,14 +36,14 @@ export function providerRequest(call: Call, read?: SideRead): ProviderRequest {
  * `started` audit line is written and flushed first; if it cannot be, the write
  * is not sent (`AuditUnavailableError`).
  */
-export async function send(call: Call, read?: SideRead): Promise<Envelope> {
-  const grant = grantOf(call);
+export async function send(call: AdmittedCall, read?: SideRead): Promise<Envelope> {
+  const { grant } = call;
   const request = providerRequest(call, read);
-  if (read === undefined && operationOf(call).access === "write") await writeStarted(call);
+  if (read === undefined && call.operation.access === "write") await writeStarted(call);
   return call.snapshot.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } });
 }
 
-async function writeStarted(call: Call): Promise<void> {
+async function writeStarted(call: AdmittedCall): Promise<void> {
   try {
     await call.context.audit.append(startedAuditRecord(call.auditId, call.facts, elapsedMs(call.started)), { durable: true });
   } catch (error) {
