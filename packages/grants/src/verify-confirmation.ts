@@ -111,6 +111,33 @@ export function checkConfirmation(token: string, options: CheckConfirmationOptio
   return checkedAt(token, options, resolveNow(options.now));
 }
 
+/**
+ * Which confirmation this is, for finding the outcome of the write it ran:
+ * its member, replay key, args digest and expiry. `checkConfirmation` gives one
+ * (a `CheckedConfirmation` is one); `recallConfirmation` gives one after expiry.
+ */
+export interface ConfirmationRef {
+  readonly member: string;
+  readonly gid: string;
+  readonly key: string;
+  readonly nonce: string;
+  readonly exp: number;
+  readonly argsDigest: string;
+}
+
+/**
+ * Names a confirmation the grant's member signed for this grant, op and exact
+ * args, whether or not it is still valid and whatever line it covered: what a
+ * sidecar needs to answer the same call sent again with the stored outcome of
+ * the write it ran, after the confirmation expired. It consumes nothing and
+ * authorises nothing (a store's consume takes only a `CheckedConfirmation`).
+ * Throws `GrantError` (`malformed`, `bad_signature`, `mismatch`).
+ */
+export function recallConfirmation(token: string, options: Pick<VerifyConfirmationBase, "grant" | "op" | "args">): ConfirmationRef {
+  const { payload, argsBytes } = signedPayload(token, options);
+  return { member: options.grant.iss, gid: payload.gid, key: `${payload.gid}.${payload.nonce}`, nonce: payload.nonce, exp: payload.exp, argsDigest: toBase64Url(argsBytes) };
+}
+
 /** Consumes a checked confirmation in a synchronous replay store; throws `GrantError` `replayed` when it was used before. */
 export function consumeChecked(checked: CheckedConfirmation, replay: ReplayStore, now?: number): void {
   if (!CheckedConfirmation.isChecked(checked)) throw new TypeError("consumeChecked takes what checkConfirmation returned");
@@ -119,7 +146,8 @@ export function consumeChecked(checked: CheckedConfirmation, replay: ReplayStore
   }
 }
 
-function checkedAt(token: string, options: VerifyConfirmationBase, now: number): CheckedConfirmation {
+/** The payload of a confirmation signed by the grant's member for this grant, op and args; the line and the expiry are not checked. */
+function signedPayload(token: string, options: Pick<VerifyConfirmationBase, "grant" | "op" | "args">) {
   if (typeof token !== "string" || token.length > MAX_CONFIRMATION_LENGTH) {
     throw new GrantError("malformed", `a confirmation is at most ${MAX_CONFIRMATION_LENGTH} characters`);
   }
@@ -143,6 +171,11 @@ function checkedAt(token: string, options: VerifyConfirmationBase, now: number):
   if (!equalBytes(fromBase64Url(payload.args_digest), argsBytes)) {
     throw new GrantError("mismatch", "the confirmation is for other args");
   }
+  return { payload, argsBytes };
+}
+
+function checkedAt(token: string, options: VerifyConfirmationBase, now: number): CheckedConfirmation {
+  const { payload, argsBytes } = signedPayload(token, options);
   if (!equalBytes(fromBase64Url(payload.line_digest), blake2b256(options.line))) {
     throw new GrantError("mismatch", "the confirmation is for another confirm line");
   }

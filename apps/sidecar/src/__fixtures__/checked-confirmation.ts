@@ -65,3 +65,8 @@ export async function checkedAs(member: string, replayKey: string, keepUntil: nu
   const grant = { gid, iss: keys.publicKey } as Grant;
   return checkConfirmation(token, { grant, op: OP, args: ARGS, line: LINE, now: exp - 1 });
 }
+
+/** `checkedAs` for a confirmation whose own expiry (the member's `exp`) is `exp`: accepted until `exp` plus the 60 s of skew. */
+export function checkedExpiring(member: string, replayKey: string, exp: number): Promise<CheckedConfirmation> {
+  return checkedAs(member, replayKey, exp + 60);
+}

@@ -135,9 +135,22 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
     if (items === undefined) return reply.code(404).send({ message: "Not Found", documentation_url: "https://docs.github.com/rest" });
     return reply.header("link", issuesLink(page)).send(items);
   });
-  server.get("/repos/:owner/:repo/issues/:number", async (request) => ({ ...ISSUE_1347, number: Number((request.params as { number: string }).number) }));
+  // An issue this stand-in closed reads as closed afterwards, as GitHub's does; the PATCH takes effect before its (delayed) answer.
+  const closed = new Map<string, { state_reason: string | undefined }>();
+  const issueKey = (params: unknown) => {
+    const { owner, repo, number } = params as { owner: string; repo: string; number: string };
+    return `${owner}/${repo}#${number}`;
+  };
+  server.get("/repos/:owner/:repo/issues/:number", async (request) => {
+    const number = Number((request.params as { number: string }).number);
+    const closing = closed.get(issueKey(request.params));
+    if (closing === undefined) return { ...ISSUE_1347, number };
+    return { ...ISSUE_1347, number, state: "closed", state_reason: closing.state_reason, closed_at: "2011-04-22T13:33:48Z" };
+  });
   server.patch("/repos/:owner/:repo/issues/:number", async (request) => {
     const { state_reason } = request.body as { state_reason?: string };
+    closed.set(issueKey(request.params), { state_reason });
+    if (writeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, writeDelayMs));
     return { ...ISSUE_1347, number: Number((request.params as { number: string }).number), state: "closed", state_reason, closed_at: "2011-04-22T13:33:48Z" };
   });
   server.post("/repos/:owner/:repo/issues", async (request, reply) => {

@@ -1,4 +1,4 @@
-import { argsDigest, CheckedConfirmation, checkConfirmation, confirmDetails, GrantError, renderConfirm } from "@eleven-integrations/grants";
+import { argsDigest, CheckedConfirmation, checkConfirmation, confirmDetails, GrantError, recallConfirmation, renderConfirm } from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import type { RunAnswer } from "../run/answers.js";
 import type { WriteSlot } from "../state/shared-state.js";
@@ -64,7 +64,7 @@ async function confirmedWrite(call: AdmittedCall, confirmation: string, line: st
     checked = checkConfirmation(confirmation, { grant, op: call.facts.op, args: call.args, line });
   } catch (error) {
     if (!GrantError.isInstance(error)) throw error;
-    return refused(call, confirmationRefusal(error));
+    return (await outcomeAfterExpiry(call, confirmation, error)) ?? refused(call, confirmationRefusal(error));
   }
   // Verified for these args and consumed before: the same call again gets its write's stored outcome.
   if (!(await call.context.state.consumeConfirmation(checked))) return await answerAgain(call.context.state, checked, grant.integration, call.facts.op);
@@ -101,6 +101,8 @@ async function confirmedPreviewedWrite(call: AdmittedCall, confirmation: string,
     }
   }
   if (signed === undefined) {
+    const again = await outcomeAfterExpiry(call, confirmation, refusal);
+    if (again !== undefined) return again;
     if (refusal === undefined || refusal.code === "mismatch") {
       return refused(call, {
         code: "confirmation_invalid",
@@ -136,4 +138,25 @@ async function confirmedPreviewedWrite(call: AdmittedCall, confirmation: string,
   if (!(await state.consumeConfirmation(checked))) return await answerAgain(state, checked, grant.integration, slot.op);
   call.consumed = checked;
   return undefined;
+}
+
+/**
+ * The same call sent again once its confirmation can no longer be checked (it
+ * expired, or the previews it covered are forgotten): the stored outcome of the
+ * write it ran answers, for as long as it is kept (the confirmation's life plus
+ * ten minutes), so a member told the write ran is never asked to tap it again.
+ * `undefined` when the refusal is another (a bad signature, other args) or no
+ * write ran under it.
+ */
+async function outcomeAfterExpiry(call: AdmittedCall, confirmation: string, refusal: GrantError | undefined): Promise<RunAnswer | undefined> {
+  if (refusal !== undefined && refusal.code !== "expired" && refusal.code !== "mismatch") return undefined;
+  let recalled: ReturnType<typeof recallConfirmation>;
+  try {
+    recalled = recallConfirmation(confirmation, { grant: call.grant, op: call.operation.id, args: call.args });
+  } catch (error) {
+    if (GrantError.isInstance(error)) return undefined;
+    throw error;
+  }
+  if ((await call.context.state.storedOutcome(recalled)) === undefined) return undefined;
+  return await answerAgain(call.context.state, recalled, call.grant.integration, call.operation.id);
 }

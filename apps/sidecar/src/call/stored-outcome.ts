@@ -1,5 +1,5 @@
-import { GrantError, type CheckedConfirmation } from "@eleven-integrations/grants";
-import type { SharedState } from "../state/shared-state.js";
+import { GrantError, type ConfirmationRef } from "@eleven-integrations/grants";
+import { PENDING_OUTCOME, type SharedState } from "../state/shared-state.js";
 import type { RunAnswer } from "../run/answers.js";
 import { confirmationRefusal } from "./confirmation-refusal.js";
 
@@ -9,14 +9,15 @@ export const IN_PROGRESS_NEXT_ACTION = "the write is in progress; send the same 
 /**
  * The answer to a confirmation already consumed by the same call (same member,
  * grant, op, args; the confirmation verified for them): the stored envelope of
- * its write with `replayed: true` when it was sent (it has a receipt); the
- * usual "replayed" refusal when it was not (nothing was sent, the member
- * confirms again); "in progress" while its first run has not stored an outcome.
- * Nothing is sent to the provider either way.
+ * its write with `replayed: true` when it was sent (it has a receipt); "in
+ * progress" while its write is in flight (the slot its consume marked pending);
+ * the usual "replayed" refusal otherwise (nothing was sent, or the store lost
+ * what it knew: the member confirms again, never "send again"). Nothing is sent
+ * to the provider either way.
  */
-export async function answerAgain(state: SharedState, checked: CheckedConfirmation, integration: string, op: string): Promise<RunAnswer> {
-  const stored = await state.storedOutcome(checked);
-  if (stored === undefined) {
+export async function answerAgain(state: SharedState, confirmation: ConfirmationRef, integration: string, op: string): Promise<RunAnswer> {
+  const stored = await state.storedOutcome(confirmation);
+  if (stored === PENDING_OUTCOME) {
     return {
       status: "error",
       integration,
@@ -28,7 +29,7 @@ export async function answerAgain(state: SharedState, checked: CheckedConfirmati
       },
     };
   }
-  const answer = JSON.parse(stored) as RunAnswer;
-  if ((answer.status === "ok" || answer.status === "error") && answer.receipt !== undefined) return { ...answer, replayed: true };
+  const answer = stored === undefined ? undefined : (JSON.parse(stored) as RunAnswer);
+  if (answer !== undefined && (answer.status === "ok" || answer.status === "error") && answer.receipt !== undefined) return { ...answer, replayed: true };
   return { status: "error", integration, op, error: confirmationRefusal(new GrantError("replayed", "the confirmation was already used")) };
 }

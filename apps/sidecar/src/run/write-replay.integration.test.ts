@@ -10,6 +10,7 @@ import { signConfirmation } from "@eleven-integrations/grants";
 import { startRedisServer, type TestRedisServer } from "@eleven-integrations/test-support";
 import type { FastifyInstance } from "fastify";
 import type { Dispatcher } from "undici";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app.js";
 import { bot, CALLER_TOKEN, grantFor, lineFor, member, opened, registry, temporaryDirectory } from "../__fixtures__/grant-kit.js";
@@ -205,6 +206,113 @@ describe("the same call while its write is still running", () => {
       expect(writesSent() - before).toBe(1);
     } finally {
       provider.setWriteDelay(0);
+    }
+  });
+});
+
+/** A chip for closing issue `number`, and the member's tap on it (its line: the confirm line and the preview). */
+async function previewedTap(fleet: Fleet, grant: string, number: string, now?: number) {
+  const args = { owner: "octocat", repo: "hello-world", issue_number: number, reason: "completed" };
+  const chip = (await fleet.sidecars[0]!.call("/v1/run", { grant, op: "issues.close", args })).body;
+  expect(chip).toMatchObject({ status: "confirmation_required", preview: "“Found a bug”, open, 0 comments, opened by octocat" });
+  const line = `${chip.confirm as string}\n${chip.preview as string}`;
+  const confirmation = signConfirmation({ member, grant: opened(grant, fleet.bot), op: "issues.close", args, line, ...(now === undefined ? {} : { now }) });
+  return { grant, op: "issues.close", args, confirmation };
+}
+
+function patchesSent(): number {
+  return provider.requests.filter((request) => request.method === "PATCH").length;
+}
+
+describe("a write with a preview, the same tap sent again while it runs (third review, finding 10)", () => {
+  it("answers in progress, never target_changed with a new chip: tapping that would write twice", async () => {
+    const fleet = await startFleet({ count: 2, dispatcher: provider.dispatcher, redisUrl: redis.url });
+    fleets.push(fleet);
+    const body = await previewedTap(fleet, fleet.grant({ access: "write" }), "7001");
+    const before = patchesSent();
+    provider.setWriteDelay(1500);
+    try {
+      const running = fleet.sidecars[0]!.call("/v1/run", body);
+      while (patchesSent() === before) await new Promise((resolve) => setTimeout(resolve, 10));
+      // The provider already closed the issue (its answer is slow): a fresh preview read would show "closed".
+      const during = (await fleet.sidecars[1]!.call("/v1/run", body)).body;
+      expect(during).toMatchObject({ status: "error", error: { code: "confirmation_invalid", next_action: IN_PROGRESS_NEXT_ACTION } });
+      expect(during.preview).toBeUndefined();
+      const first = (await running).body;
+      expect(first).toMatchObject({ status: "ok", data: { state: "closed" } });
+      expect((await fleet.sidecars[1]!.call("/v1/run", body)).body).toEqual({ ...first, replayed: true });
+      expect(patchesSent() - before).toBe(1);
+    } finally {
+      provider.setWriteDelay(0);
+    }
+  });
+});
+
+describe("the stored outcome answers for the confirmation's life plus ten minutes (third review, finding 4)", () => {
+  // Signed so that it is accepted (with the 60 s of skew) for two more seconds.
+  const nearlyExpired = () => Math.floor(Date.now() / 1000) - 300 - 58;
+  const pastExpiry = () => new Promise((resolve) => setTimeout(resolve, 2600));
+
+  it("a plain write: the same call after the confirmation expired is its stored outcome, not confirmation_invalid", async () => {
+    const fleet = await startFleet({ count: 2, dispatcher: provider.dispatcher, redisUrl: redis.url });
+    fleets.push(fleet);
+    const grant = fleet.grant({ access: "write" });
+    const args = { ...ISSUE_ARGS, title: "Answered late" };
+    const body = { grant, op: "issues.create", args, confirmation: fleet.confirmation(grant, "issues.create", args, nearlyExpired()) };
+    const before = writesSent();
+    const first = (await fleet.sidecars[0]!.call("/v1/run", body)).body;
+    expect(first).toMatchObject({ status: "ok", http_status: 201 });
+    await pastExpiry();
+    expect((await fleet.sidecars[1]!.call("/v1/run", body)).body).toEqual({ ...first, replayed: true });
+    // Other args under that expired confirmation: still refused, nothing sent.
+    expect((await fleet.sidecars[1]!.call("/v1/run", { ...body, args: OTHER_ARGS })).body).toMatchObject({ error: { code: "confirmation_invalid" } });
+    expect(writesSent() - before).toBe(1);
+  });
+
+  it("a write with a preview: the same call after expiry is its stored outcome, the preview not read again", async () => {
+    const fleet = await startFleet({ count: 1, dispatcher: provider.dispatcher, redisUrl: redis.url });
+    fleets.push(fleet);
+    const body = await previewedTap(fleet, fleet.grant({ access: "write" }), "7002", nearlyExpired());
+    const before = patchesSent();
+    const first = (await fleet.sidecars[0]!.call("/v1/run", body)).body;
+    expect(first).toMatchObject({ status: "ok", data: { state: "closed" } });
+    await pastExpiry();
+    const reads = provider.requests.length;
+    expect((await fleet.sidecars[0]!.call("/v1/run", body)).body).toEqual({ ...first, replayed: true });
+    expect(provider.requests.length).toBe(reads);
+    expect(patchesSent() - before).toBe(1);
+  });
+
+  it("an expired confirmation that never ran is still confirmation_invalid (expired)", async () => {
+    const fleet = await startFleet({ count: 1, dispatcher: provider.dispatcher, redisUrl: redis.url });
+    fleets.push(fleet);
+    const grant = fleet.grant({ access: "write" });
+    const confirmation = fleet.confirmation(grant, "issues.create", ISSUE_ARGS, Math.floor(Date.now() / 1000) - 400);
+    const answer = (await fleet.sidecars[0]!.call("/v1/run", { grant, op: "issues.create", args: ISSUE_ARGS, confirmation })).body;
+    expect(answer).toMatchObject({ status: "error", error: { code: "confirmation_invalid", message: expect.stringContaining("expired") } });
+  });
+});
+
+describe("after Redis lost its data (third review, finding 12)", () => {
+  it("a tap signed before the loss is told to tap again, never that its write is still running", async () => {
+    const lost = await startRedisServer();
+    const fleet = await startFleet({ count: 1, dispatcher: provider.dispatcher, redisUrl: lost.url });
+    try {
+      const grant = fleet.grant({ access: "write" });
+      expect((await fleet.sidecars[0]!.call("/v1/run", { grant, op: "repos.list" })).body.status).toBe("ok");
+      const args = { ...ISSUE_ARGS, title: "Signed before the loss" };
+      const confirmation = fleet.confirmation(grant, "issues.create", args);
+      const client = new Redis(lost.url);
+      await client.flushall();
+      client.disconnect();
+      const before = writesSent();
+      const answer = (await fleet.sidecars[0]!.call("/v1/run", { grant, op: "issues.create", args, confirmation })).body;
+      expect(answer).toMatchObject({ status: "error", error: { code: "confirmation_invalid", next_action: expect.stringMatching(/confirm again/) } });
+      expect(answer.error?.next_action).not.toBe(IN_PROGRESS_NEXT_ACTION);
+      expect(writesSent()).toBe(before);
+    } finally {
+      await fleet.close();
+      await lost.close();
     }
   });
 });

@@ -12,7 +12,7 @@ import type { Redis } from "ioredis";
  * ARGV: grant window (s), grant points, integration window (s), integration points.
  * Reply: `[epoch, revokedTtl, grantCount?, grantTtl?, integrationCount?, integrationTtl?]`.
  */
-const ADMIT_READ_LUA = `
+const ADMIT_LUA = `
 local epoch = redis.call('get', KEYS[1])
 local revoked = redis.call('pttl', KEYS[2])
 if revoked ~= -2 then return {epoch, revoked} end
@@ -41,7 +41,7 @@ type AdmitCommand = (epochKey: string, revokedKey: string, grantKey: string, int
 
 /** Registers the script on `client` (ioredis sends it by its SHA, and the text once when Redis does not have it) and returns its caller. */
 export function admitCommand(client: Redis): AdmitCommand {
-  client.defineCommand(COMMAND, { numberOfKeys: 4, lua: ADMIT_READ_LUA });
+  client.defineCommand(COMMAND, { numberOfKeys: 4, lua: ADMIT_LUA });
   const command = (client as unknown as Record<string, AdmitCommand>)[COMMAND];
   if (command === undefined) throw new Error("the admit script could not be registered");
   return command.bind(client);

@@ -1,4 +1,4 @@
-import { ReplayCache, type CheckedConfirmation } from "@eleven-integrations/grants";
+import { ReplayCache, type CheckedConfirmation, type ConfirmationRef } from "@eleven-integrations/grants";
 import type { JournalIo } from "../audit/line-journal.js";
 import { GivenPreviews, previewId } from "./given-previews.js";
 import { consumeBoth, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
@@ -9,6 +9,7 @@ import { CLOCK_SKEW_SECONDS } from "@eleven-integrations/grants";
 import {
   OUTCOME_EXTRA_SECONDS,
   outcomeId,
+  PENDING_OUTCOME,
   REVOKED_ADMISSION,
   StateUnavailableError,
   type Admission,
@@ -34,6 +35,14 @@ export interface LocalStateOptions {
   io?: JournalIo;
 }
 
+/** Past this many, expired "in progress" marks are swept (a live one is never dropped: its write is in flight). */
+const MAX_PENDING = 10_000;
+
+/** How long a write's outcome is kept: as long as its confirmation could be sent again, plus `OUTCOME_EXTRA_SECONDS`. */
+function outcomeUntil(checked: CheckedConfirmation): number {
+  return checked.keepUntil + CLOCK_SKEW_SECONDS + OUTCOME_EXTRA_SECONDS;
+}
+
 function unixNow(): number {
   return Math.floor(Date.now() / 1000);
 }
@@ -51,6 +60,8 @@ export class LocalState implements SharedState {
   private readonly limiters: LimiterPair;
   private readonly outcomes: OutcomeJournal;
   private readonly previews = new GivenPreviews();
+  /** Writes whose confirmation was consumed and whose outcome is not stored yet: id -> until (Unix seconds). */
+  private readonly pending = new Map<string, number>();
 
   constructor(options: LocalStateOptions = {}) {
     if (options.replayFile === undefined) this.cache = new ReplayCache();
@@ -76,26 +87,44 @@ export class LocalState implements SharedState {
   }
 
   async storeOutcome(checked: CheckedConfirmation, outcome: string): Promise<void> {
+    this.pending.delete(outcomeId(checked));
     try {
-      this.outcomes.store(outcomeId(checked), checked.keepUntil + CLOCK_SKEW_SECONDS + OUTCOME_EXTRA_SECONDS, outcome);
+      this.outcomes.store(outcomeId(checked), outcomeUntil(checked), outcome);
     } catch (error) {
       throw new StateUnavailableError("the outcome journal could not be written", { cause: error });
     }
   }
 
-  async storedOutcome(checked: CheckedConfirmation): Promise<string | undefined> {
-    return this.outcomes.get(outcomeId(checked));
+  async storedOutcome(confirmation: ConfirmationRef): Promise<string | undefined> {
+    const id = outcomeId(confirmation);
+    const stored = this.outcomes.get(id);
+    if (stored !== undefined) return stored;
+    const until = this.pending.get(id);
+    return until !== undefined && until > unixNow() ? PENDING_OUTCOME : undefined;
   }
 
   async consumeConfirmation(checked: CheckedConfirmation): Promise<boolean> {
     const now = unixNow();
     const key = `${checked.member}.${checked.key}`;
-    if (this.cache !== undefined) return this.cache.consume(key, checked.keepUntil, now);
-    try {
-      return this.journal?.consume(key, checked.keepUntil, now) ?? false;
-    } catch (error) {
-      throw new StateUnavailableError("the replay journal could not be written", { cause: error });
+    let consumed: boolean;
+    if (this.cache !== undefined) consumed = this.cache.consume(key, checked.keepUntil, now);
+    else {
+      try {
+        consumed = this.journal?.consume(key, checked.keepUntil, now) ?? false;
+      } catch (error) {
+        throw new StateUnavailableError("the replay journal could not be written", { cause: error });
+      }
     }
+    // In memory only: after a restart the write in flight has no outcome, and the same call is told to tap again.
+    if (consumed) this.markPending(outcomeId(checked), outcomeUntil(checked), now);
+    return consumed;
+  }
+
+  private markPending(id: string, until: number, now: number): void {
+    if (this.pending.size >= MAX_PENDING) {
+      for (const [key, keptUntil] of this.pending) if (keptUntil <= now) this.pending.delete(key);
+    }
+    this.pending.set(id, until);
   }
 
   takeRun(call: CallScope): Promise<RateDecision> {

@@ -1,7 +1,8 @@
-import type { CheckedConfirmation } from "@eleven-integrations/grants";
+import type { CheckedConfirmation, ConfirmationRef } from "@eleven-integrations/grants";
 import type { Redis } from "ioredis";
 import { RateLimiterRedis } from "rate-limiter-flexible";
 import { admitCommand, admitReply } from "./admit-script.js";
+import { consumeCommand, consumeReply } from "./consume-script.js";
 import { PREVIEW_MEMORY_MS, PREVIEWS_PER_WRITE, previewId } from "./given-previews.js";
 import { closeRedis, connectRedis, waitUntilReady } from "./redis-connection.js";
 import { consumeBoth, limiterOptions, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
@@ -12,6 +13,7 @@ import {
   keepMarginMs,
   OUTCOME_EXTRA_SECONDS,
   outcomeId,
+  PENDING_OUTCOME,
   REVOKED_ADMISSION,
   retryAfterSeconds,
   StateUnavailableError,
@@ -92,6 +94,7 @@ export class RedisState implements SharedState {
   private readonly local: LimiterPair;
   private readonly limits: Required<RateLimits>;
   private readonly admitScript: ReturnType<typeof admitCommand>;
+  private readonly consumeScript: ReturnType<typeof consumeCommand>;
   /** Revocations this sidecar recorded or read: what reads rely on while Redis is down. */
   private readonly known: RevocationJournal;
   private readonly epoch: StoreEpoch;
@@ -116,6 +119,7 @@ export class RedisState implements SharedState {
     const limits = resolveRateLimits(options.rateLimits);
     this.limits = limits;
     this.admitScript = admitCommand(this.client);
+    this.consumeScript = consumeCommand(this.client);
     this.shared = {
       grant: new RateLimiterRedis({
         storeClient: this.client,
@@ -156,19 +160,25 @@ export class RedisState implements SharedState {
 
   async consumeConfirmation(checked: CheckedConfirmation): Promise<boolean> {
     this.requireReady();
-    const exp = checked.keepUntil;
+    const outcomeKey = this.outcomeKey(checked);
     try {
-      const [epoch, set] = execResults(
-        await this.client
-          .multi()
-          .get(this.epoch.key)
-          .set(`${this.prefix}replay:${checked.member}:${checked.key}`, "1", "PX", this.keepMs(exp), "NX")
-          .exec(),
+      const [epoch, consumed] = consumeReply(
+        await this.consumeScript(
+          this.epoch.key,
+          `${this.prefix}replay:${checked.member}:${checked.key}`,
+          outcomeKey,
+          this.keepMs(checked.keepUntil),
+          this.outcomeMs(checked),
+          PENDING_OUTCOME,
+        ),
       );
       await this.noteEpoch(epoch);
       // A store that lost its data cannot say whether a confirmation signed before that was used: refused, the member taps again.
-      if (this.epoch.refuses(exp)) return false;
-      if (set !== "OK") return false;
+      if (this.epoch.refuses(checked.exp)) {
+        if (consumed === 1) await this.client.del(outcomeKey);
+        return false;
+      }
+      if (consumed !== 1) return false;
       await this.replicated();
       return true;
     } catch (error) {
@@ -176,19 +186,28 @@ export class RedisState implements SharedState {
     }
   }
 
+  private outcomeKey(confirmation: ConfirmationRef): string {
+    return `${this.prefix}outcome:${outcomeId(confirmation)}`;
+  }
+
+  /** An outcome lives as long as its confirmation could be sent again, plus `OUTCOME_EXTRA_SECONDS`. */
+  private outcomeMs(checked: CheckedConfirmation): number {
+    return this.keepMs(checked.keepUntil) + OUTCOME_EXTRA_SECONDS * 1000;
+  }
+
   async storeOutcome(checked: CheckedConfirmation, outcome: string): Promise<void> {
     this.requireReady();
     try {
-      await this.client.set(`${this.prefix}outcome:${outcomeId(checked)}`, outcome, "PX", this.keepMs(checked.keepUntil) + OUTCOME_EXTRA_SECONDS * 1000);
+      await this.client.set(this.outcomeKey(checked), outcome, "PX", this.outcomeMs(checked));
     } catch (error) {
       throw unavailable(error);
     }
   }
 
-  async storedOutcome(checked: CheckedConfirmation): Promise<string | undefined> {
+  async storedOutcome(confirmation: ConfirmationRef): Promise<string | undefined> {
     this.requireReady();
     try {
-      return (await this.client.get(`${this.prefix}outcome:${outcomeId(checked)}`)) ?? undefined;
+      return (await this.client.get(this.outcomeKey(confirmation))) ?? undefined;
     } catch (error) {
       throw unavailable(error);
     }

@@ -1,4 +1,4 @@
-import { CLOCK_SKEW_SECONDS, type CheckedConfirmation } from "@eleven-integrations/grants";
+import { CLOCK_SKEW_SECONDS, type CheckedConfirmation, type ConfirmationRef } from "@eleven-integrations/grants";
 import { markedError } from "@eleven-integrations/schema";
 
 /** A rate limit: at most `points` runs in any window of `durationSeconds` (fixed windows, started by the first run). */
@@ -74,7 +74,9 @@ export interface SharedState {
    * Records a checked confirmation (`checkConfirmation` in grants) as used, keyed
    * by its member and `<gid>.<nonce>`, while this sidecar would still accept it
    * (its `keepUntil`, on this sidecar's clock) and a margin after; true only the
-   * first time. Throws `StateUnavailableError`.
+   * first time. In the same step its outcome slot is marked `PENDING_OUTCOME`, so
+   * the same call sent while its write is in flight is told so, and only then.
+   * Throws `StateUnavailableError`.
    */
   consumeConfirmation(checked: CheckedConfirmation): Promise<boolean>;
   /**
@@ -83,8 +85,13 @@ export interface SharedState {
    * the skew and `OUTCOME_EXTRA_SECONDS`. Throws `StateUnavailableError`.
    */
   storeOutcome(checked: CheckedConfirmation, outcome: string): Promise<void>;
-  /** The outcome `storeOutcome` kept for that confirmation and its args, or `undefined`. Throws `StateUnavailableError`. */
-  storedOutcome(checked: CheckedConfirmation): Promise<string | undefined>;
+  /**
+   * The outcome `storeOutcome` kept for that confirmation and its args,
+   * `PENDING_OUTCOME` while its write is in flight, or `undefined` (never
+   * consumed here, or forgotten: a store that lost its data). Expired
+   * confirmations are named too (`recallConfirmation`). Throws `StateUnavailableError`.
+   */
+  storedOutcome(confirmation: ConfirmationRef): Promise<string | undefined>;
   /** Counts one run of the call's grant and integration; throws `StateUnavailableError` only when `shared` is demanded. */
   takeRun(call: CallScope, strictness: Strictness): Promise<RateDecision>;
   /** Records that the member revoked the grant, until `until` (Unix seconds). Throws `StateUnavailableError`. */
@@ -105,9 +112,12 @@ export interface SharedState {
 export const OUTCOME_EXTRA_SECONDS = 600;
 
 /** The id an outcome is kept under: member, confirmation key and args digest. */
-export function outcomeId(checked: CheckedConfirmation): string {
-  return `${checked.member}:${checked.key}:${checked.argsDigest}`;
+export function outcomeId(confirmation: ConfirmationRef): string {
+  return `${confirmation.member}:${confirmation.key}:${confirmation.argsDigest}`;
 }
+
+/** What a consumed confirmation's outcome slot holds until its write's outcome is stored: the write is in flight. */
+export const PENDING_OUTCOME = "pending";
 
 /** The shared store (Redis, or the journal on disk) cannot be reached or written: nothing that needs it runs. */
 export class StateUnavailableError extends markedError("StateUnavailableError") {

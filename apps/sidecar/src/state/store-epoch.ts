@@ -57,9 +57,11 @@ export class StoreEpoch {
   }
 
   /**
-   * Whether a confirmation valid until `exp` (Unix seconds) could have been signed,
-   * and consumed, before the store was emptied: signed at `exp - 300` at the latest,
-   * with a member's clock up to 60 s off. Such a confirmation is refused; the member taps again.
+   * Whether a confirmation whose member signed `exp` (Unix seconds: the expiry in its
+   * payload, never the skew-extended last second a sidecar accepts it, which would
+   * cancel the margin) could have been signed, and consumed, before the store was
+   * emptied: signed at `exp - 300` by the member's clock, which may run up to 60 s
+   * ahead. Such a confirmation is refused; the member taps again.
    */
   refuses(exp: number): boolean {
     if (this.#emptiedAtMs === undefined) return false;
