@@ -87,3 +87,19 @@ describe("two-phase confirmation", () => {
     expect(() => CheckedConfirmation.fromChecks(checked, Symbol("checked confirmation") as never)).toThrow(TypeError);
   });
 });
+
+describe("recallConfirmation", () => {
+  it("names an expired confirmation for its grant, op and args, and nothing else", async () => {
+    const { recallConfirmation } = await import("./verify-confirmation.js");
+    const token = signConfirmation({ member, grant, op, args, line, now: NOW });
+    const later = NOW + 3600;
+    expect(codeOf(() => checkConfirmation(token, { grant, op, args, line, now: later }))).toBe("expired");
+    const recalled = recallConfirmation(token, { grant, op, args });
+    const checked = checkConfirmation(token, { grant, op, args, line, now: NOW });
+    expect(recalled).toEqual({ member: checked.member, gid: checked.gid, key: checked.key, nonce: checked.nonce, exp: checked.exp, argsDigest: checked.argsDigest });
+    expect(CheckedConfirmation.isChecked(recalled)).toBe(false);
+    expect(codeOf(() => recallConfirmation(token, { grant, op, args: { ...args, number: "8" } }))).toBe("mismatch");
+    expect(codeOf(() => recallConfirmation(token, { grant, op: "issues.lock", args }))).toBe("mismatch");
+    expect(codeOf(() => recallConfirmation(`${token.slice(0, -2)}AA`, { grant, op, args }))).toMatch(/bad_signature|malformed/);
+  });
+});
