@@ -4,6 +4,7 @@ import { REVOKED_REFUSAL, rateLimitedRefusal } from "../state/state-refusals.js"
 import { checkAccess } from "./access.js";
 import type { AdmittedCall, OpenCall, Stage } from "./call.js";
 import { expiredCredentialAnswer } from "./credential-expiry.js";
+import { showsPreview } from "./preview.js";
 
 /**
  * The second step: may this call come in now? Its grant is not revoked, it allows
@@ -41,7 +42,7 @@ function localRefusal(call: OpenCall): RunAnswer | undefined {
 function reachesProvider(call: OpenCall): boolean {
   const { operation } = call;
   if (operation === undefined) return false;
-  return operation.access === "read" || call.confirmation !== undefined || operation.preview !== undefined;
+  return operation.access === "read" || call.confirmation !== undefined || showsPreview({ grant: call.grant, operation });
 }
 
 function refused(call: OpenCall, error: RunError): { ok: false; answer: RunAnswer } {

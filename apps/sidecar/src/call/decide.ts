@@ -4,7 +4,7 @@ import type { RunAnswer } from "../run/answers.js";
 import type { WriteSlot } from "../state/shared-state.js";
 import type { AdmittedCall } from "./call.js";
 import { confirmationRefusal } from "./confirmation-refusal.js";
-import { readPreview, signedLine } from "./preview.js";
+import { readPreview, showsPreview, signedLine } from "./preview.js";
 import { answerAgain } from "./stored-outcome.js";
 
 /**
@@ -20,7 +20,7 @@ export async function decide(call: AdmittedCall): Promise<RunAnswer | undefined>
   if (operation.access === "read") return undefined;
   const line = renderConfirm(operation.confirm ?? operation.label, call.args);
   if (call.confirmation === undefined) return await chip(call, operation, line);
-  if (operation.preview === undefined) return await confirmedWrite(call, call.confirmation, line);
+  if (!showsPreview(call)) return await confirmedWrite(call, call.confirmation, line);
   return await confirmedPreviewedWrite(call, call.confirmation, line);
 }
 
@@ -37,7 +37,7 @@ function refused(call: AdmittedCall, error: Extract<RunAnswer, { status: "error"
 async function chip(call: AdmittedCall, operation: CompiledOperation, line: string): Promise<RunAnswer> {
   const { grant } = call;
   let preview: string | undefined;
-  if (operation.preview !== undefined) {
+  if (showsPreview(call)) {
     const read = await readPreview(call);
     if (!read.ok) return read.answer;
     preview = read.preview;

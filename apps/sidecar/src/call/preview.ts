@@ -8,6 +8,19 @@ export function signedLine(confirm: string, preview: string | undefined): string
   return preview === undefined ? confirm : `${confirm}\n${preview}`;
 }
 
+/**
+ * Whether this call's write shows a preview: the op declares one and the grant
+ * could run that read itself (its allow-list, when it has one, names the read).
+ * A preview shows only what the grant could read: a grant allowed one write
+ * and not its read gets the chip without a preview, and its tap is over the
+ * confirm line alone.
+ */
+export function showsPreview(call: Pick<AdmittedCall, "grant" | "operation">): boolean {
+  const preview = call.operation.preview;
+  if (preview === undefined) return false;
+  return call.grant.ops === undefined || call.grant.ops.includes(preview.op);
+}
+
 export type PreviewResult = { ok: true; preview: string } | { ok: false; answer: ErrorEnvelope };
 
 /**

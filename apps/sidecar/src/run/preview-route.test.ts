@@ -79,6 +79,29 @@ function tap(sealed: string, line: string): string {
 const writes = () => provider.sent.filter((request) => request.method === "POST");
 const reads = () => provider.sent.filter((request) => request.method === "GET");
 
+describe("POST /v1/run: a preview shows only what the grant could read (third review, finding 9)", () => {
+  it("a grant allowed the write and not its read gets the chip without a preview, nothing read, and its tap on the line alone runs once", async () => {
+    const sealed = grantFor({ integration: "google-docs", access: "write", kind: "oauth", ops: ["documents.append_text"] });
+    const asked = await run({ grant: sealed, op: "documents.append_text", args: ARGS });
+    expect(asked).toMatchObject({ status: "confirmation_required", confirm: CONFIRM });
+    expect(asked.preview).toBeUndefined();
+    expect(reads()).toHaveLength(0);
+    writeSucceeds();
+    const answer = await run({ grant: sealed, op: "documents.append_text", args: ARGS, confirmation: tap(sealed, CONFIRM) });
+    expect(answer).toMatchObject({ status: "ok", http_status: 200 });
+    expect(reads()).toHaveLength(0);
+    expect(writes()).toHaveLength(1);
+  });
+
+  it("a grant whose allow-list names the read shows the preview as before", async () => {
+    documentIs("Quarterly plan");
+    const sealed = grantFor({ integration: "google-docs", access: "write", kind: "oauth", ops: ["documents.append_text", "documents.get"] });
+    const asked = await run({ grant: sealed, op: "documents.append_text", args: ARGS });
+    expect(asked).toMatchObject({ status: "confirmation_required", preview: "“Quarterly plan”" });
+    expect(reads()).toHaveLength(1);
+  });
+});
+
 describe("POST /v1/run: a write with a preview", () => {
   it("without a confirmation, reads the target with the grant's credential and answers the chip with the preview", async () => {
     documentIs("Quarterly plan");
