@@ -167,6 +167,8 @@ export async function run() {
   const confirmed = JSON.parse(new TextDecoder().decode(confirmationBytes.subarray(64)));
   const receiptInput = {
     gid: grant.gid,
+    iss: grant.iss,
+    aud: grant.aud,
     integration: "github",
     op,
     manifest_hash: grant.manifest_hash,

@@ -31,6 +31,8 @@ const line = (status) => ({
 });
 const input = (digest) => ({
   gid: b64(16, 1),
+  iss: b64(32, 2),
+  aud: b64(32, 6),
   integration: "github",
   op: "issues.create",
   manifest_hash: "ab".repeat(32),

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createHardenedDispatcher } from "@eleven-integrations/executor";
-import { generateReceiptKeys, ready, toBase64Url } from "@eleven-integrations/grants";
+import { ready, receiptKeysFor, toBase64Url } from "@eleven-integrations/grants";
 import { Agent } from "undici";
 import Fastify, { type FastifyInstance } from "fastify";
 import { AuditLog } from "./audit/audit-log.js";
@@ -135,7 +135,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     await audit.open();
     await state.open();
     await ready();
-    receiptKeys ??= generateReceiptKeys();
+    receiptKeys ??= receiptKeysFor(config.botKeys);
     if (syncSettings === undefined) return;
     syncDispatcher = config.registryDispatcher === undefined ? new Agent({ allowH2: false, connect: { timeout: 10_000 } }) : undefined;
     sync = new RegistrySync({

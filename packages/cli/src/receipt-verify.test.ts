@@ -8,6 +8,8 @@ import { main } from "./main.js";
 
 const INPUT = {
   gid: "AAAAAAAAAAAAAAAAAAAAAA",
+  iss: `${"B".repeat(42)}A`,
+  aud: `${"C".repeat(42)}A`,
   integration: "github",
   op: "issues.create",
   manifest_hash: "ab".repeat(32),
@@ -42,7 +44,7 @@ describe("integrations receipt verify", () => {
     const token = signReceipt(INPUT, { key: keys.secretKey });
     await writeFile(join(dir, "receipt"), `${token}\n`);
     expect(await main(["receipt", "verify", "--key", keys.publicKey, `@${join(dir, "receipt")}`], io)).toBe(0);
-    expect(JSON.parse(out.join(""))).toEqual({ v: 1, typ: "receipt", ...INPUT });
+    expect(JSON.parse(out.join(""))).toEqual({ v: 1, typ: "receipt", ...INPUT, kid: keys.publicKey });
     out.length = 0;
     stdin = `${token}\n`;
     expect(await main(["receipt", "verify", "--key", keys.publicKey, "-"], io)).toBe(0);

@@ -35,6 +35,7 @@ export { ReplayCache, DEFAULT_REPLAY_ENTRIES } from "./replay-cache.js";
 export { argsDigest, keyedArgsDigest, resultDigest, blake2b256Base64Url } from "./digest.js";
 export {
   generateReceiptKeys,
+  receiptKeysFor,
   signReceipt,
   verifyReceipt,
   type SignReceiptOptions,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isBase64UrlOf } from "./base64url.js";
-import { INTEGRATION_ID, OP_ID } from "./grant-payload.js";
+import { INTEGRATION_ID, MAX_ACCOUNT_TEXT, OP_ID } from "./grant-payload.js";
 
 /** Prefix of every receipt token. */
 export const RECEIPT_PREFIX = "ew1.";
@@ -24,6 +24,14 @@ export const receiptPayloadSchema = z.strictObject({
   typ: z.literal("receipt"),
   /** The grant the write ran under. */
   gid: base64UrlOf(16, "gid"),
+  /** The member whose grant and tap the write ran under (the grant's `iss`, an Ed25519 key). */
+  iss: base64UrlOf(32, "iss"),
+  /** The bot the grant was sealed to (the grant's `aud`, an X25519 key). */
+  aud: base64UrlOf(32, "aud"),
+  /** The account the grant's credential acts as, when the grant names one. */
+  account: z.strictObject({ id: z.string().min(1).max(MAX_ACCOUNT_TEXT * 2), name: z.string().min(1).max(MAX_ACCOUNT_TEXT * 2) }).optional(),
+  /** The receipt public key that signed it: the bot's (`receipt_key` of `GET /v1/identity` on any of its sidecars). */
+  kid: base64UrlOf(32, "kid"),
   integration: z.string().regex(INTEGRATION_ID),
   op: z.string().regex(OP_ID),
   /** Lowercase hex hash of the manifest that ran. */
@@ -51,5 +59,5 @@ export const receiptPayloadSchema = z.strictObject({
 /** What a receipt says: its signed payload, fields as on the wire. */
 export type ReceiptPayload = z.infer<typeof receiptPayloadSchema>;
 
-/** What `signReceipt` takes: the payload without `v` and `typ`, `at` defaulting to the clock. */
-export type ReceiptInput = Omit<ReceiptPayload, "v" | "typ" | "at"> & { at?: number };
+/** What `signReceipt` takes: the payload without `v`, `typ` and `kid` (the signing key's public half), `at` defaulting to the clock. */
+export type ReceiptInput = Omit<ReceiptPayload, "v" | "typ" | "at" | "kid"> & { at?: number };

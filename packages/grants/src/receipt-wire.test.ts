@@ -44,6 +44,8 @@ beforeAll(async () => {
 
 const input = (overrides: Partial<ReceiptInput> = {}): ReceiptInput => ({
   gid: random(16),
+  iss: random(32),
+  aud: random(32),
   integration: "stripe",
   op: "refunds.create",
   manifest_hash: "ab".repeat(32),
@@ -65,7 +67,7 @@ describe("receipts against sodium-native", () => {
     const token = signReceipt(fields, { key: sidecar.secretKey });
     const bytes = buffer(token.slice(4));
     const payload = bytes.subarray(64);
-    expect(payload.toString("utf8")).toBe(canonicalJson({ v: 1, typ: "receipt", ...fields }));
+    expect(payload.toString("utf8")).toBe(canonicalJson({ v: 1, typ: "receipt", ...fields, kid: sidecar.publicKey }));
     expect(native.crypto_sign_verify_detached(bytes.subarray(0, 64), receiptMessage(payload), buffer(sidecar.publicKey))).toBe(true);
   });
 
@@ -73,7 +75,7 @@ describe("receipts against sodium-native", () => {
     const publicKey = Buffer.alloc(32);
     const secretKey = Buffer.alloc(64);
     native.crypto_sign_keypair(publicKey, secretKey);
-    const expected = { v: 1, typ: "receipt", ...input() };
+    const expected = { v: 1, typ: "receipt", ...input(), kid: publicKey.toString("base64url") };
     const payload = Buffer.from(canonicalJson(expected));
     const signature = Buffer.alloc(64);
     native.crypto_sign_detached(signature, receiptMessage(payload), secretKey);
@@ -98,9 +100,9 @@ describe("verifyReceipt on any input", () => {
       fc.property(status, httpStatus, fc.nat(), fc.stringMatching(/^[A-Za-z0-9._:-]{1,40}$/), fc.nat(), (state, code, at, auditId, flip) => {
         const fields = input({ status: state, http_status: code, at, audit_id: auditId });
         const token = signReceipt(fields, { key: sidecar.secretKey });
-        expect(verifyReceipt(token, { key: sidecar.publicKey })).toEqual({ v: 1, typ: "receipt", ...fields });
+        expect(verifyReceipt(token, { key: sidecar.publicKey })).toEqual({ v: 1, typ: "receipt", ...fields, kid: sidecar.publicKey });
         const bytes = buffer(token.slice(4));
-        expect(bytes.subarray(64).toString("utf8")).toBe(canonicalJson({ v: 1, typ: "receipt", ...fields }));
+        expect(bytes.subarray(64).toString("utf8")).toBe(canonicalJson({ v: 1, typ: "receipt", ...fields, kid: sidecar.publicKey }));
         bytes[flip % bytes.length] = (bytes[flip % bytes.length] as number) ^ (1 + (flip % 255));
         expect(() => verifyReceipt(`ew1.${bytes.toString("base64url")}`, { key: sidecar.publicKey })).toThrow(GrantError);
       }),

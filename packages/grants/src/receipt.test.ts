@@ -24,6 +24,8 @@ const DATA = { number: 42, html_url: "https://github.com/octo/hello/issues/42", 
 function input(overrides: Partial<ReceiptInput> = {}): ReceiptInput {
   return {
     gid: toBase64Url(new Uint8Array(16).fill(1)),
+    iss: toBase64Url(new Uint8Array(32).fill(5)),
+    aud: toBase64Url(new Uint8Array(32).fill(6)),
     integration: "github",
     op: "issues.create",
     manifest_hash: MANIFEST_HASH,
@@ -51,14 +53,14 @@ describe("receipts", () => {
   it("round trip: the verifier gets back exactly what was signed, with v and typ", () => {
     const token = signReceipt(input(), { key: sidecar.secretKey });
     expect(token.startsWith("ew1.")).toBe(true);
-    expect(verifyReceipt(token, { key: sidecar.publicKey })).toEqual({ v: 1, typ: "receipt", ...input() });
+    expect(verifyReceipt(token, { key: sidecar.publicKey })).toEqual({ v: 1, typ: "receipt", ...input(), kid: sidecar.publicKey });
   });
 
   it("carries its payload as RFC 8785 JSON after the 64-byte signature, signed over the length-prefixed receipt context", () => {
     const token = signReceipt(input(), { key: sidecar.secretKey });
     const bytes = fromBase64Url(token.slice(4));
     const payload = bytes.subarray(64);
-    expect(new TextDecoder().decode(payload)).toBe(canonicalJson({ v: 1, typ: "receipt", ...input() }));
+    expect(new TextDecoder().decode(payload)).toBe(canonicalJson({ v: 1, typ: "receipt", ...input(), kid: sidecar.publicKey }));
     const context = new TextEncoder().encode("eleven.receipt.v1");
     const message = new Uint8Array(4 + context.length + 4 + payload.length);
     const view = new DataView(message.buffer);
@@ -123,7 +125,7 @@ describe("receipts", () => {
   });
 
   it("domain separation: the same payload signed with the grant, confirmation or revocation context is not a receipt", () => {
-    const payload = { v: 1, typ: "receipt", ...input() };
+    const payload = { v: 1, typ: "receipt", ...input(), kid: sidecar.publicKey };
     expect(verifyReceipt(forgeReceipt(payload, sidecar.secretKey), { key: sidecar.publicKey })).toEqual(payload);
     for (const context of [GRANT_CONTEXT, CONFIRM_CONTEXT, REVOKE_CONTEXT]) {
       expect(refusal(() => verifyReceipt(forgeReceipt(payload, sidecar.secretKey, context), { key: sidecar.publicKey }))).toBe("bad_signature");
@@ -131,7 +133,7 @@ describe("receipts", () => {
   });
 
   it("parses strictly, even when properly signed: unknown or missing keys, wrong types, non-canonical bytes (malformed)", () => {
-    const good = { v: 1, typ: "receipt", ...input() };
+    const good = { v: 1, typ: "receipt", ...input(), kid: sidecar.publicKey };
     const { audit_id: _audit, ...missing } = good;
     const cases: (string | object)[] = [
       { ...good, extra: 1 },
@@ -171,5 +173,30 @@ describe("resultDigest", () => {
     expect(resultDigest({ a: [1, "x"], b: 1 })).toBe(resultDigest({ b: 1, a: [1, "x"] }));
     expect(resultDigest({ a: [1, "x"], b: 2 })).not.toBe(resultDigest({ a: [1, "x"], b: 1 }));
     expect(resultDigest("text answer")).toBe(blake2b256Base64Url('"text answer"'));
+  });
+});
+
+describe("receipts say who (third review, finding 6)", () => {
+  it("name the member, the bot and the account, and the key that signed them", () => {
+    const account = { id: "583231", name: "Octo “Cat” \\ 🐙" };
+    const payload = verifyReceipt(signReceipt(input({ account }), { key: sidecar.secretKey }), { key: sidecar.publicKey });
+    expect(payload).toMatchObject({ iss: input().iss, aud: input().aud, account, kid: sidecar.publicKey });
+  });
+
+  it("a payload naming another key than the one it verifies with is refused (mismatch)", () => {
+    const payload = { v: 1, typ: "receipt", ...input(), kid: otherSidecar.publicKey };
+    expect(refusal(() => verifyReceipt(forgeReceipt(payload, sidecar.secretKey), { key: sidecar.publicKey }))).toBe("mismatch");
+  });
+
+  it("every sidecar of a bot derives one receipt key from the bot key; another bot's differs", async () => {
+    const { generateBotKeys } = await import("./keys.js");
+    const { receiptKeysFor } = await import("./receipt.js");
+    const bot = generateBotKeys();
+    const first = receiptKeysFor(bot);
+    expect(receiptKeysFor({ ...bot })).toEqual(first);
+    expect(receiptKeysFor(generateBotKeys()).publicKey).not.toBe(first.publicKey);
+    expect(first.publicKey).not.toBe(bot.publicKey);
+    const token = signReceipt(input(), { key: first.secretKey });
+    expect(verifyReceipt(token, { key: receiptKeysFor(bot).publicKey }).kid).toBe(first.publicKey);
   });
 });

@@ -8,6 +8,7 @@ import { concatBytes, RECEIPT_CONTEXT, signedMessage } from "./signed-message.js
 import { lib } from "./sodium.js";
 import { parseJsonObject, requireCanonical } from "./strict-json.js";
 import { utf8 } from "./text-bytes.js";
+import { canonicalJson } from "@eleven-integrations/schema";
 
 const SIGNATURE_BYTES = 64;
 
@@ -19,6 +20,23 @@ export interface SignReceiptOptions {
 export interface VerifyReceiptOptions {
   /** The sidecar's receipt public key (`receipt_key` of `GET /v1/identity`), unpadded base64url. */
   key: string;
+}
+
+/** Domain separation of the receipt key a bot's box key derives. */
+const RECEIPT_KEY_CONTEXT = utf8("eleven.receipt-key.v1");
+
+/**
+ * The receipt keys of a bot, derived from its box secret key (BLAKE2b-256 keyed
+ * by it over `eleven.receipt-key.v1`, as the Ed25519 seed): every sidecar of the
+ * bot holds the bot key, so all of them sign with one receipt key and each
+ * verifies the receipts of the others. Nothing about the bot key can be learned
+ * from the receipt key.
+ */
+export function receiptKeysFor(bot: KeyPair): KeyPair {
+  const botSecret = decodeKey(bot.secretKey, 32, "bot secret key");
+  const seed = lib().crypto_generichash(32, RECEIPT_KEY_CONTEXT, botSecret);
+  const pair = lib().crypto_sign_seed_keypair(seed);
+  return { publicKey: toBase64Url(pair.publicKey), secretKey: toBase64Url(pair.privateKey) };
 }
 
 /** A sidecar's receipt keys: Ed25519, a 32-byte public key and libsodium's 64-byte secret key. */
@@ -48,10 +66,12 @@ function checkPayload(value: unknown): ReceiptPayload {
  * as they are (base64url, hex, ids), so none needs escaping.
  */
 function receiptJson(payload: ReceiptPayload): string {
+  // `account` is the one field with free text: written by the general canonicalisation (keys `id`, `name`, escaped).
+  const account = payload.account === undefined ? "" : `"account":${canonicalJson({ id: payload.account.id, name: payload.account.name })},`;
   return (
-    `{"args_digest":"${payload.args_digest}","at":${payload.at},"audit_id":"${payload.audit_id}","gid":"${payload.gid}",` +
+    `{${account}"args_digest":"${payload.args_digest}","at":${payload.at},"aud":"${payload.aud}","audit_id":"${payload.audit_id}","gid":"${payload.gid}",` +
     `"http_status":${payload.http_status === null ? "null" : payload.http_status},"integration":"${payload.integration}",` +
-    `"line_digest":"${payload.line_digest}","manifest_hash":"${payload.manifest_hash}","nonce":"${payload.nonce}",` +
+    `"iss":"${payload.iss}","kid":"${payload.kid}","line_digest":"${payload.line_digest}","manifest_hash":"${payload.manifest_hash}","nonce":"${payload.nonce}",` +
     `"op":"${payload.op}","registry_hash":"${payload.registry_hash}","result_digest":"${payload.result_digest}",` +
     `"status":"${payload.status}","typ":"receipt","v":1}`
   );
@@ -68,7 +88,8 @@ export function signReceipt(input: ReceiptInput, options: SignReceiptOptions): s
   const secretKey = decodeKey(options.key, 64, "receipt secret key");
   const at = input.at ?? unixNow();
   if (!isUnixSeconds(at)) throw new GrantError("malformed", "receipt `at` must be Unix seconds");
-  const payload = checkPayload({ ...input, v: 1, typ: "receipt", at });
+  // The key id is the signing key's public half (libsodium's secret key ends with it).
+  const payload = checkPayload({ ...input, v: 1, typ: "receipt", at, kid: toBase64Url(secretKey.subarray(32)) });
   const bytes = utf8(receiptJson(payload));
   const signature = lib().crypto_sign_detached(signedMessage([RECEIPT_CONTEXT, bytes]), secretKey);
   return RECEIPT_PREFIX + toBase64Url(concatBytes(signature, bytes));
@@ -97,5 +118,6 @@ export function verifyReceipt(token: string, options: VerifyReceiptOptions): Rec
   const { object, text } = parseJsonObject(payloadBytes, "receipt payload");
   const payload = checkPayload(object);
   requireCanonical(text, receiptJson(payload), "receipt payload");
+  if (payload.kid !== options.key) throw new GrantError("mismatch", "the receipt names another signing key (kid) than the one it verified with");
   return payload;
 }

@@ -1,10 +1,14 @@
-import { resultDigest, signReceipt, type CheckedConfirmation, type KeyPair } from "@eleven-integrations/grants";
+import { resultDigest, signReceipt, type CheckedConfirmation, type GrantAccount, type KeyPair } from "@eleven-integrations/grants";
 import type { RunAnswer } from "../run/answers.js";
 
 /** What a receipt says besides the answer: the write, its confirmation and the registry that ran it. */
 export interface ReceiptContext {
   /** The confirmation the write ran under, checked and consumed: its grant, digests and nonce. */
   confirmation: CheckedConfirmation;
+  /** The bot the grant was sealed to (its `aud`). */
+  bot: string;
+  /** The account the grant's credential acts as, when the grant names one. */
+  account: GrantAccount | undefined;
   integration: string;
   op: string;
   manifest_hash: string;
@@ -36,6 +40,9 @@ export function withReceipt(answer: RunAnswer, context: ReceiptContext): RunAnsw
   const receipt = signReceipt(
     {
       gid: context.confirmation.gid,
+      iss: context.confirmation.member,
+      aud: context.bot,
+      ...(context.account === undefined ? {} : { account: { id: context.account.id, name: context.account.name } }),
       integration: context.integration,
       op: context.op,
       manifest_hash: context.manifest_hash,

@@ -56,6 +56,8 @@ function receipted(call: Call, answer: RunAnswer): RunAnswer {
   if (consumed === undefined || grant === undefined || manifestHash === undefined) return answer;
   return withReceipt(answer, {
     confirmation: consumed,
+    bot: grant.aud,
+    account: grant.account,
     integration: grant.integration,
     op: call.facts.op,
     manifest_hash: manifestHash,

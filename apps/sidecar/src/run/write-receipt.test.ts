@@ -1,6 +1,6 @@
-import { argsDigest, resultDigest, verifyReceipt } from "@eleven-integrations/grants";
+import { argsDigest, generateBotKeys, receiptKeysFor, resultDigest, verifyReceipt } from "@eleven-integrations/grants";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { confirmationFor, grantFor, opened, registry } from "../__fixtures__/grant-kit.js";
+import { bot, confirmationFor, grantFor, member, opened, registry } from "../__fixtures__/grant-kit.js";
 import { authorized, mockProvider, testApp, type MockProvider, type TestApp } from "../__fixtures__/test-app.js";
 
 const GITHUB = "https://api.github.com";
@@ -72,6 +72,19 @@ describe("receipts of writes", () => {
     expect(payload.audit_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("names who: the member whose tap ran it, the bot, the account and the key that signed it (third review, finding 6)", async () => {
+    provider.agent
+      .get(GITHUB)
+      .intercept({ path: "/repos/octocat/hello-world/issues", method: "POST" })
+      .reply(201, CREATED, { headers: { "content-type": "application/json" } });
+    const account = { id: "583231", name: "octocat" };
+    const grant = grantFor({ access: "write", account });
+    const answer = await run({ grant, op: "issues.create", args: ISSUE_ARGS, confirmation: confirmationFor(grant, "issues.create", ISSUE_ARGS) });
+    const key = await receiptKey();
+    // Another member's write under the same gid and nonce would carry her key as `iss`: it cannot pass for this member's tap.
+    expect(verifyReceipt(answer.receipt as string, { key })).toMatchObject({ iss: member.publicKey, aud: bot.publicKey, account, kid: key });
+  });
+
   it("signs a provider's refusal with its http_status and the digest of no data", async () => {
     provider.agent
       .get(GITHUB)
@@ -119,14 +132,9 @@ describe("receipts of writes", () => {
     const text = bytes.subarray(64).toString("utf8").replace('"http_status":201', '"http_status":200');
     const tampered = `ew1.${Buffer.concat([bytes.subarray(0, 64), Buffer.from(text)]).toString("base64url")}`;
     expect(() => verifyReceipt(tampered, { key })).toThrow(expect.objectContaining({ code: "bad_signature" }));
-    const other = await testApp({ dispatcher: provider.dispatcher });
-    try {
-      const response = await other.app.inject({ method: "GET", url: "/v1/identity", headers: authorized });
-      const otherKey = (response.json() as { receipt_key: string }).receipt_key;
-      expect(otherKey).not.toBe(key);
-      expect(() => verifyReceipt(answer.receipt as string, { key: otherKey })).toThrow(expect.objectContaining({ code: "bad_signature" }));
-    } finally {
-      await other.app.close();
-    }
+    // Another bot's receipt key (one per bot since the third review: this bot's sidecars all share this one).
+    const otherKey = receiptKeysFor(generateBotKeys()).publicKey;
+    expect(otherKey).not.toBe(key);
+    expect(() => verifyReceipt(answer.receipt as string, { key: otherKey })).toThrow(expect.objectContaining({ code: "bad_signature" }));
   });
 });

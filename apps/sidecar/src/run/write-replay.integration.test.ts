@@ -6,7 +6,7 @@
 // loopback TLS stand-in for api.github.com (provider-stand-in.ts names the GitHub pages it copies).
 import { join } from "node:path";
 import { createLoopbackDispatcher } from "@eleven-integrations/test-support";
-import { signConfirmation } from "@eleven-integrations/grants";
+import { signConfirmation, verifyReceipt } from "@eleven-integrations/grants";
 import { startRedisServer, type TestRedisServer } from "@eleven-integrations/test-support";
 import type { FastifyInstance } from "fastify";
 import type { Dispatcher } from "undici";
@@ -158,6 +158,9 @@ describe("the same confirmed write sent again, sidecars sharing Redis", () => {
     expect(first.receipt).toEqual(expect.stringMatching(/^ew1\./));
     for (const sidecar of fleet.sidecars.slice(1)) {
       expect((await sidecar.call("/v1/run", body)).body).toEqual({ ...first, replayed: true });
+      // One receipt key per bot (third review, finding 6): each sidecar's /v1/identity verifies the receipt another signed.
+      const { receipt_key } = (await sidecar.call("/v1/identity")).body as unknown as { receipt_key: string };
+      expect(verifyReceipt(first.receipt as string, { key: receipt_key })).toMatchObject({ op: "issues.create", iss: member.publicKey });
     }
     const other = (await fleet.sidecars[2]!.call("/v1/run", { ...body, args: OTHER_ARGS })).body;
     expect(other).toMatchObject({ status: "error", error: { code: "confirmation_invalid" } });

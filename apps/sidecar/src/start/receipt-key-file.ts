@@ -1,4 +1,5 @@
-import { decodeKey, generateReceiptKeys, type KeyPair } from "@eleven-integrations/grants";
+import { rename } from "node:fs/promises";
+import { decodeKey, receiptKeysFor, type KeyPair } from "@eleven-integrations/grants";
 import { createSecretFile, readOwnFile } from "./key-files.js";
 import { SidecarStartError } from "./start-error.js";
 
@@ -25,16 +26,25 @@ function parseReceiptKeys(text: string, path: string): KeyPair {
 }
 
 /**
- * The sidecar's Ed25519 receipt key pair (it signs the receipts of writes) from
- * `path`, created on first start (mode 0600, `{ kind: "receipt", publicKey, secretKey }`)
- * and kept, so receipts signed before a restart verify with the same `receipt_key`.
+ * The bot's Ed25519 receipt key pair (it signs the receipts of writes), derived
+ * from the bot key (`receiptKeysFor`), so every sidecar of the bot signs with the
+ * same key and verifies the receipts of the others. It is written to `path` on
+ * first start (mode 0600, `{ kind: "receipt", publicKey, secretKey }`) for the
+ * operator's backup. A file an earlier release made with a key of its own is kept
+ * as `<path>.previous` (its receipts still verify with that key) and replaced.
  * Refused like the bot key file (any group or other bit, another owner, a link).
  * Needs `await ready()` from the grants package first.
  */
-export async function loadOrCreateReceiptKeys(path: string): Promise<{ keys: KeyPair; created: boolean }> {
+export async function loadOrCreateReceiptKeys(path: string, bot: KeyPair): Promise<{ keys: KeyPair; created: boolean; previous?: KeyPair }> {
+  const keys = receiptKeysFor(bot);
   const existing = await readOwnFile(path, 0o077, "the receipt key file");
-  if (existing !== undefined) return { keys: parseReceiptKeys(existing, path), created: false };
-  const keys = generateReceiptKeys();
+  if (existing !== undefined) {
+    const held = parseReceiptKeys(existing, path);
+    if (held.publicKey === keys.publicKey) return { keys, created: false };
+    await rename(path, `${path}.previous`);
+    const again = await loadOrCreateReceiptKeys(path, bot);
+    return { ...again, previous: held };
+  }
   if (await createSecretFile(path, `${JSON.stringify({ kind: "receipt", ...keys }, null, 2)}\n`)) return { keys, created: true };
-  return loadOrCreateReceiptKeys(path);
+  return loadOrCreateReceiptKeys(path, bot);
 }

@@ -117,7 +117,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
   const { keys } = await loadOrCreateBotKeys(files.botKeyFile);
   const { token } = await loadOrCreateCallerToken(files.callerTokenFile);
   const { key: auditKey } = await loadOrCreateAuditKey(files.auditKeyFile);
-  const { keys: receiptKeys } = await loadOrCreateReceiptKeys(files.receiptKeyFile);
+  const { keys: receiptKeys } = await loadOrCreateReceiptKeys(files.receiptKeyFile, keys);
   const trustedMembers = await loadTrustedMembers(files.trustedMembersFile);
   if (socketPath !== undefined) await prepareSocketPath(socketPath);
 
