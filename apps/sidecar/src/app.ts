@@ -63,14 +63,24 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   );
   const audit = new AuditLog(config.auditFile, config.auditRotateBytes === undefined ? {} : { rotateBytes: config.auditRotateBytes });
   let lastRedisWarning = 0;
+  let lastLoneWarning = 0;
   const state =
     config.state ??
-    buildState(config, redisTarget, (error) => {
-      // ioredis reports every reconnect attempt: one line every 30 s is enough.
-      if (Date.now() - lastRedisWarning < 30_000) return;
-      lastRedisWarning = Date.now();
-      app.log.warn({ kind: errorKind(error) }, "redis unreachable: writes are refused until it is back");
-    });
+    buildState(
+      config,
+      redisTarget,
+      (error) => {
+        // ioredis reports every reconnect attempt: one line every 30 s is enough.
+        if (Date.now() - lastRedisWarning < 30_000) return;
+        lastRedisWarning = Date.now();
+        app.log.warn({ kind: errorKind(error) }, "redis unreachable: writes are refused until it is back");
+      },
+      (connected) => {
+        if (Date.now() - lastLoneWarning < 30_000) return;
+        lastLoneWarning = Date.now();
+        app.log.warn({ connected_replicas: connected }, "the redis primary has fewer replicas than asked for: confirmations are kept on the primary alone until one attaches");
+      },
+    );
   const inFlight = new Set<Promise<unknown>>();
   const observability = config.observability;
   if (observability !== undefined) countRequests(app, observability.metrics);
@@ -178,7 +188,12 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
 }
 
 /** Redis when `redisUrl` or `redisSentinels` is set, else this process with its journals. */
-function buildState(config: SidecarConfig, target: RedisTarget | undefined, onRedisError: (error: Error) => void): SharedState {
+function buildState(
+  config: SidecarConfig,
+  target: RedisTarget | undefined,
+  onRedisError: (error: Error) => void,
+  onRedisLonePrimary: (connected: number) => void,
+): SharedState {
   if (target !== undefined) {
     return new RedisState({
       ...target,
@@ -186,6 +201,7 @@ function buildState(config: SidecarConfig, target: RedisTarget | undefined, onRe
       ...(config.revocationFile === undefined ? {} : { revocationFile: config.revocationFile }),
       ...(config.rateLimits === undefined ? {} : { rateLimits: config.rateLimits }),
       onError: onRedisError,
+      onLonePrimary: onRedisLonePrimary,
     });
   }
   return new LocalState({

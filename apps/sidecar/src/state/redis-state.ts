@@ -55,6 +55,8 @@ export interface RedisStateSettings {
    * already run would run again. Not acknowledged in time: `StateUnavailableError`.
    */
   replicasToAck?: number;
+  /** Told when a consumption or revocation was acknowledged by the primary alone, for want of connected replicas. */
+  onLonePrimary?: (connectedReplicas: number) => void;
 }
 
 /** The key prefix of a bot's state. */
@@ -103,6 +105,9 @@ export class RedisState implements SharedState {
   private readonly replicasToAck: number;
   /** WAIT's own deadline: half the command timeout, so its answer arrives before the command counts as failed. */
   private readonly waitMs: number;
+  /** Until then (ms, this sidecar's clock) the primary was found with fewer replicas than `replicasToAck`: WAIT is skipped. */
+  private loneUntilMs = 0;
+  private readonly onLonePrimary: ((connected: number) => void) | undefined;
 
   constructor(options: RedisStateOptions) {
     this.prefix = redisKeyPrefix(options.namespace);
@@ -110,6 +115,7 @@ export class RedisState implements SharedState {
     this.marginMs = keepMarginMs(options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
     this.replicasToAck = options.replicasToAck ?? ("sentinels" in options ? 1 : 0);
     this.waitMs = Math.max(1, Math.floor((options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS) / 2));
+    this.onLonePrimary = options.onLonePrimary;
     this.client = connectRedis("url" in options ? { url: options.url } : { sentinels: options.sentinels, name: options.name }, {
       ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
       ...(options.onError === undefined ? {} : { onError: options.onError }),
@@ -344,16 +350,39 @@ export class RedisState implements SharedState {
     return Math.max(0, until * 1000 - this.now()) + this.marginMs;
   }
 
-  /** Returns once `replicasToAck` replicas hold every write so far; throws when they do not in time (a failover under way). */
+  /**
+   * Returns once `replicasToAck` replicas hold every write so far, or, when fewer
+   * replicas than that are connected to the primary at all (its replica was
+   * promoted when it died and nothing replicates from it yet), once every connected
+   * one does: the primary alone then holds the entry (see the README, "A primary
+   * with no replica left"). Throws when connected replicas do not acknowledge in
+   * time (a failover under way).
+   */
   private async replicated(): Promise<void> {
-    if (this.replicasToAck === 0) return;
+    if (this.replicasToAck === 0 || this.now() < this.loneUntilMs) return;
     const acknowledged = await this.client.wait(this.replicasToAck, this.waitMs);
-    if (acknowledged < this.replicasToAck) throw new Error(`${acknowledged} of ${this.replicasToAck} replicas acknowledged the write`);
+    if (acknowledged >= this.replicasToAck) return;
+    const connected = connectedReplicas(await this.client.info("replication"));
+    if (connected >= this.replicasToAck || acknowledged < connected) {
+      throw new Error(`${acknowledged} of ${this.replicasToAck} replicas acknowledged the write`);
+    }
+    // Asked again in a second, so a replica that attaches is waited for again from then on.
+    this.loneUntilMs = this.now() + LONE_PRIMARY_RECHECK_MS;
+    this.onLonePrimary?.(connected);
   }
 
   private requireReady(): void {
     if (!this.ready) throw unavailable();
   }
+}
+
+/** How long a primary found without enough replicas is trusted alone before WAIT is tried again. */
+const LONE_PRIMARY_RECHECK_MS = 1000;
+
+/** `connected_slaves` of `INFO replication`; 0 when absent. */
+function connectedReplicas(info: string): number {
+  const match = /^connected_slaves:(\d+)/m.exec(info);
+  return match === null ? 0 : Number(match[1]);
 }
 
 /** The replies of a MULTI, or the first error among them. */
