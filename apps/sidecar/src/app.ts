@@ -132,6 +132,8 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     registryLoaded: () => loaded,
     redisReady,
     sync: () => (syncSettings === undefined ? undefined : { intervalMs: syncSettings.intervalMs, lastSuccessAt: lastSyncSuccessAt, startedAt }),
+    revocationFollow: () =>
+      followSettings === undefined ? undefined : { intervalMs: followSettings.intervalMs, lastSuccessAt: follow?.lastSuccessAt, startedAt },
   });
   if (observability !== undefined) {
     const { metrics } = observability;

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { CLOCK_SKEW_SECONDS, MAX_GRANT_TTL_SECONDS } from "@eleven-integrations/grants";
 import { markedError } from "@eleven-integrations/schema";
 import type { Redis } from "ioredis";
@@ -7,6 +7,13 @@ import type { Redis } from "ioredis";
 export const REVOCATION_RETENTION_MS = (MAX_GRANT_TTL_SECONDS + 2 * CLOCK_SKEW_SECONDS) * 1000;
 /** Most revocations one `since` answer carries; `next` then points past the last one. */
 export const MAX_REVOCATIONS_PER_PAGE = 500;
+/**
+ * Most bytes of revocations one `since` answer carries (the JSON around them adds a
+ * few bytes each). A page always carries at least one entry, and one entry is at most
+ * `MAX_REVOCATION_LENGTH` (24 KiB), so every page stays far below a follower's 4 MiB
+ * cap and a follower can always read the next one, however large the entries.
+ */
+export const MAX_REVOCATION_PAGE_BYTES = 1024 * 1024;
 /** Most revocations kept in this process (the global rate bound keeps a real list far below it). */
 const MAX_KEPT = 50_000;
 
@@ -26,8 +33,30 @@ export interface RevocationList {
   close(): Promise<void>;
 }
 
-/** A cursor as `GET /revocations?since=` takes it: "0", or what a `next` answered (`<ms>-<seq>`). */
-export const CURSOR = /^(0|[0-9]{1,15}-[0-9]{1,15})$/;
+/**
+ * A cursor as `GET /revocations?since=` takes it: "0", or what a `next` answered:
+ * `<ms>-<seq>` (the shared Redis stream), or `<ms>-<seq>.<instance>` (one process's own list).
+ */
+export const CURSOR = /^(0|[0-9]{1,15}-[0-9]{1,15}(\.[a-z0-9]{1,32})?)$/;
+
+/** Splits a cursor into its position and the instance that issued it (none for "0" and the shared stream's). */
+function parseCursor(cursor: string): { position: string; instance: string | undefined } {
+  const dot = cursor.indexOf(".");
+  return dot < 0 ? { position: cursor, instance: undefined } : { position: cursor.slice(0, dot), instance: cursor.slice(dot + 1) };
+}
+
+/** The first entries of `tokens` that fit one page: at most `MAX_REVOCATIONS_PER_PAGE` and `MAX_REVOCATION_PAGE_BYTES`, never none. */
+function pageLength(tokens: readonly string[]): number {
+  let bytes = 0;
+  let count = 0;
+  for (const token of tokens) {
+    // The token (base64url: nothing to escape), its quotes and a comma.
+    bytes += token.length + 3;
+    if (count > 0 && (bytes > MAX_REVOCATION_PAGE_BYTES || count >= MAX_REVOCATIONS_PER_PAGE)) break;
+    count += 1;
+  }
+  return count;
+}
 
 /** Thrown when the shared store cannot be reached: the route answers 503, nothing half-kept. */
 export class RevocationStoreUnavailable extends markedError("RevocationStoreUnavailable") {
@@ -43,8 +72,14 @@ function compareCursor(a: string, b: string): number {
   return am === bm ? as - bs : am - bm;
 }
 
-/** In this process: cursors are `<ms>-<seq>` like a Redis stream's, so a broker can move to Redis without confusing a follower. */
-export function createMemoryRevocationList(): RevocationList {
+/**
+ * In this process: cursors are `<ms>-<seq>.<instance>`, `<instance>` random for each
+ * list. The list is this process's alone, so a cursor another instance (or this one
+ * before a restart) issued says nothing about what is here: it reads from the oldest
+ * kept, never past an entry it has not seen. Several instances without Redis are not
+ * one feed (README, "Revocations"): run one, or give them Redis.
+ */
+export function createMemoryRevocationList(instance: string = randomBytes(6).toString("hex")): RevocationList {
   const entries: { id: string; token: string; expiresAtMs: number }[] = [];
   const kept = new Set<string>();
   let lastMs = 0;
@@ -74,11 +109,15 @@ export function createMemoryRevocationList(): RevocationList {
     },
     async since(cursor, nowMs) {
       sweep(nowMs);
-      const after = entries.filter((entry) => compareCursor(entry.id, cursor) > 0).slice(0, MAX_REVOCATIONS_PER_PAGE);
-      const last = after.at(-1);
+      const parsed = parseCursor(cursor);
+      const from = parsed.instance === instance ? parsed.position : "0";
+      const newer = entries.filter((entry) => compareCursor(entry.id, from) > 0);
+      const page = newer.slice(0, pageLength(newer.slice(0, MAX_REVOCATIONS_PER_PAGE).map((entry) => entry.token)));
+      const last = page.at(-1);
+      const newest = `${lastMs}-${seq}`;
       return {
-        revocations: after.map((entry) => entry.token),
-        next: last?.id ?? (compareCursor(cursor, `${lastMs}-${seq}`) > 0 ? cursor : `${lastMs}-${seq}`),
+        revocations: page.map((entry) => entry.token),
+        next: `${last?.id ?? (compareCursor(from, newest) > 0 ? from : newest)}.${instance}`,
       };
     },
     open: async () => undefined,
@@ -121,16 +160,19 @@ export function createRedisRevocationList(client: Redis): RevocationList {
       call(async () => {
         // Nothing older than the retention is served even before a trim removed it.
         const floor = `${Math.max(0, nowMs - REVOCATION_RETENTION_MS)}-0`;
-        const start = compareCursor(cursor, floor) > 0 ? cursor : floor;
-        const rows = await client.xrange(STREAM, `(${start}`, "+", "COUNT", MAX_REVOCATIONS_PER_PAGE);
+        // A cursor of one process's own list (`.<instance>`) says nothing about the shared stream: from the oldest kept.
+        const shared = parseCursor(cursor).instance === undefined ? cursor : "0";
+        const start = compareCursor(shared, floor) > 0 ? shared : floor;
+        const fetched = await client.xrange(STREAM, `(${start}`, "+", "COUNT", MAX_REVOCATIONS_PER_PAGE);
+        const rows = fetched.slice(0, pageLength(fetched.map(([, fields]) => fields[1] ?? "")));
         const revocations = rows.map(([, fields]) => fields[1] ?? "").filter((token) => token !== "");
         const last = rows.at(-1)?.[0];
         if (last !== undefined) return { revocations, next: last };
         // Nothing new: the stream's last id, so a follower's cursor never goes back.
         const info = (await client.xinfo("STREAM", STREAM).catch(() => undefined)) as unknown[] | undefined;
         const index = info?.indexOf("last-generated-id") ?? -1;
-        const lastId = index >= 0 ? String(info?.[index + 1]) : cursor;
-        return { revocations, next: compareCursor(lastId, cursor) > 0 ? lastId : cursor };
+        const lastId = index >= 0 ? String(info?.[index + 1]) : shared;
+        return { revocations, next: compareCursor(lastId, shared) > 0 ? lastId : shared };
       }),
     open: async () => undefined,
     close: async () => undefined,

@@ -38,4 +38,18 @@ describe("Readiness", () => {
       }).reasons(),
     ).toEqual(["registry_sync_stale"]);
   });
+
+  it("is not ready when the broker's revocation feed was not read to its end for three intervals", () => {
+    const follow = (lastSuccessAt: number | undefined, now: number) =>
+      new Readiness({
+        registryLoaded: () => true,
+        redisReady: () => undefined,
+        sync: () => undefined,
+        revocationFollow: () => ({ intervalMs: 1000, lastSuccessAt, startedAt: 0 }),
+        now: () => now,
+      }).reasons();
+    expect(follow(1000, 4000)).toEqual([]);
+    expect(follow(1000, 4001)).toEqual(["revocation_follow_stale"]);
+    expect(follow(undefined, 3001)).toEqual(["revocation_follow_stale"]);
+  });
 });

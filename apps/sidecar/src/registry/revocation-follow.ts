@@ -45,6 +45,7 @@ export class RevocationFollow {
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   #running: Promise<RevocationFollowOutcome> | undefined;
+  #lastSuccessAt: number | undefined;
 
   constructor(options: RevocationFollowOptions) {
     this.#options = options;
@@ -53,6 +54,11 @@ export class RevocationFollow {
   /** The `next` of the last page fully recorded; undefined before the first. */
   get cursor(): string | undefined {
     return this.#cursor;
+  }
+
+  /** When a tick last read the feed to its end (ms since epoch); undefined before the first. Readiness reads it. */
+  get lastSuccessAt(): number | undefined {
+    return this.#lastSuccessAt;
   }
 
   followOnce(): Promise<RevocationFollowOutcome> {
@@ -90,6 +96,7 @@ export class RevocationFollow {
       skipped += page.skipped;
       if (page.recorded + page.skipped === 0) break;
     }
+    this.#lastSuccessAt = Date.now();
     if (recorded > 0 || skipped > 0) this.#options.log.info(`revocations followed from ${this.#options.url}: ${recorded} recorded, ${skipped} skipped`);
     return { status: "followed", recorded, skipped, next: this.#cursor as string };
   }
