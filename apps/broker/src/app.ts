@@ -15,6 +15,7 @@ import { createMemoryRefreshLimiter, createRedisRefreshLimiter } from "./state/r
 import { createMemoryRevocationList, createRedisRevocationList } from "./state/revocation-list.js";
 import { closeClient, createRedisClient, waitReady } from "./state/redis-connection.js";
 import { createWindowCounters } from "./state/window-counter.js";
+import { createRevocationBudgets } from "./state/revocation-budgets.js";
 import { revocationsPlugin } from "./http/revocations-plugin.js";
 import { serverTimeoutOptions } from "./http/server-timeouts.js";
 import { recordConnectSpan } from "./metrics/connect-span.js";
@@ -47,6 +48,8 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     logger: brokerLoggerOptions(config.logger, secrets),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    // Off unless configured: only a proxy the operator names may say who the client is (X-Forwarded-For).
+    trustProxy: config.trustProxy ?? false,
     ...serverTimeoutOptions(config.timeouts),
   });
   // The executor's hardened dispatcher: HTTP/1.1, and only public unicast addresses at connect time.
@@ -78,9 +81,7 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
       callTimeoutMs: config.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
     }),
     revocations: redis === undefined ? createMemoryRevocationList() : createRedisRevocationList(redis),
-    revocationLimits: { perAddress: config.revocationLimits?.perAddress ?? 10, global: config.revocationLimits?.global ?? 600 },
-    revocationCounters: createWindowCounters({ windowMs: 60_000, maxKeys: 10_000 }),
-    revocationGlobal: createWindowCounters({ windowMs: 60_000, maxKeys: 1 }),
+    revocationBudgets: createRevocationBudgets(config.revocationLimits),
     revokeLimits: { perAddress: config.revokeLimits?.perAddress ?? 20, global: config.revokeLimits?.global ?? 600 },
     revokeCounters: createWindowCounters({ windowMs: 60_000, maxKeys: 10_000 }),
     revokeGlobal: createWindowCounters({ windowMs: 60_000, maxKeys: 1 }),

@@ -25,6 +25,7 @@ export {
 export {
   signRevocation,
   verifyRevocation,
+  revocationSignedBy,
   REVOCATION_PREFIX,
   type SignRevocationInput,
   type VerifyRevocationOptions,

@@ -4,7 +4,7 @@ import { MANIFEST_HASH, NOW, payloadBytes } from "./__fixtures__/forge.js";
 import { fromBase64Url, toBase64Url } from "./base64url.js";
 import { issueGrant } from "./issue-grant.js";
 import { generateBotKeys, generateMemberKeys, type KeyPair } from "./keys.js";
-import { REVOCATION_PREFIX, signRevocation, verifyRevocation } from "./revocation.js";
+import { REVOCATION_PREFIX, revocationSignedBy, signRevocation, verifyRevocation } from "./revocation.js";
 import { concatBytes, CONFIRM_CONTEXT, REVOKE_CONTEXT, signedMessage } from "./signed-message.js";
 import { ready } from "./sodium.js";
 
@@ -110,5 +110,18 @@ describe("signRevocation and verifyRevocation", () => {
   it("refuses to sign a value that is not a sealed grant, or with a secret key of another member", () => {
     expect(code(() => signRevocation({ member, grant: "not a grant", now: NOW }))).toBe("malformed");
     expect(code(() => signRevocation({ member: { publicKey: member.publicKey, secretKey: stranger.secretKey }, grant: sealed, now: NOW }))).toBe("malformed");
+  });
+});
+
+describe("revocationSignedBy (what a broker can check without the bot's key)", () => {
+  it("is true only for the member who signed, false for another key, a forged context and anything malformed", () => {
+    const token = signRevocation({ member, grant: sealed, now: NOW });
+    expect(revocationSignedBy(token, member.publicKey)).toBe(true);
+    expect(revocationSignedBy(token, stranger.publicKey)).toBe(false);
+    expect(revocationSignedBy(forge({ v: 1, typ: "revocation", grant: sealed, iat: NOW }, member, CONFIRM_CONTEXT), member.publicKey)).toBe(false);
+    expect(revocationSignedBy(`${REVOCATION_PREFIX}${"A".repeat(200)}`, member.publicKey)).toBe(false);
+    expect(revocationSignedBy(`${REVOCATION_PREFIX}not base64!`, member.publicKey)).toBe(false);
+    expect(revocationSignedBy(token, "short")).toBe(false);
+    expect(revocationSignedBy(token.slice(4), member.publicKey)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from "./base64url.js";
+import { fromBase64Url, isBase64UrlOf, toBase64Url } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
 import { isUnixSeconds, type Grant } from "./grant-payload.js";
 import { GRANT_PREFIX } from "./issue-grant.js";
@@ -115,4 +115,26 @@ export function verifyRevocation(token: string, options: VerifyRevocationOptions
   }
   if (iat > now + CLOCK_SKEW_SECONDS) throw new GrantError("not_yet_valid", "the revocation was signed in the future");
   return { grant, iat };
+}
+
+/**
+ * True when `token` is a revocation signed by `memberPublicKey` (the member's Ed25519
+ * key, unpadded base64url): the signature over the payload as `signRevocation` made it,
+ * checked without opening the grant inside (whoever checks needs no bot key). A broker
+ * uses it to tell a member's revocation from anonymous junk before it spends a budget;
+ * it proves who signed, not that the grant is this member's (`verifyRevocation` does).
+ * Never throws: anything malformed is false.
+ */
+export function revocationSignedBy(token: string, memberPublicKey: string): boolean {
+  if (typeof token !== "string" || token.length > MAX_REVOCATION_LENGTH || !token.startsWith(REVOCATION_PREFIX)) return false;
+  if (!isBase64UrlOf(memberPublicKey, 32)) return false;
+  let bytes: Uint8Array;
+  try {
+    bytes = fromBase64Url(token.slice(REVOCATION_PREFIX.length));
+  } catch {
+    return false;
+  }
+  if (bytes.length <= SIGNATURE_BYTES) return false;
+  const payload = bytes.subarray(SIGNATURE_BYTES);
+  return lib().crypto_sign_verify_detached(bytes.subarray(0, SIGNATURE_BYTES), signedMessage([REVOKE_CONTEXT, payload]), fromBase64Url(memberPublicKey));
 }

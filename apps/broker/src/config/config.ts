@@ -5,6 +5,7 @@ import type { BrokerLoggerOption } from "../http/logging.js";
 import type { RefreshLimiter, RefreshLimits } from "../state/refresh-limiter.js";
 import type { ServerTimeouts } from "../http/server-timeouts.js";
 import type { RevocationOutcome } from "../connect/provider-revocation.js";
+import type { RevocationLimits } from "../state/revocation-budgets.js";
 import type { RedisTarget } from "../state/redis-connection.js";
 import type { ConnectEvent } from "../http/context.js";
 import { markedError, KEY_PATTERN } from "@eleven-integrations/schema";
@@ -64,8 +65,17 @@ export interface BrokerConfig {
   timeouts?: ServerTimeouts;
   /** Provider calls for refreshes allowed in a window: global, per address, per client key, per refresh token (defaults: 600, 30, 10, 3 per 60 s); shared through Redis with `redisUrl`. */
   refreshLimits?: RefreshLimits;
-  /** `POST /revocations` accepted per minute, per client address and in all (defaults: 10 and 600). */
-  revocationLimits?: { perAddress?: number; global?: number };
+  /**
+   * `POST /revocations` accepted per minute: anonymous per client address and in all (10, 200);
+   * a member's signed ones per member key, per address and in all (10, 30, 600).
+   */
+  revocationLimits?: Partial<RevocationLimits>;
+  /**
+   * fastify's `trustProxy`: which proxies may name the client with `X-Forwarded-For`
+   * (`true` for any, or addresses and CIDRs). Default off: every budget keyed by
+   * address then counts the proxy's address. Set it to exactly the balancer in front.
+   */
+  trustProxy?: boolean | string | string[];
   /** `POST /connect/:id/revoke` per minute, per client address and in all (defaults: 20 and 600). */
   revokeLimits?: { perAddress?: number; global?: number };
   /** Called with each connect's outcome (span or metric hook); never given a token. */

@@ -137,6 +137,12 @@ export const brokerEnvironmentSchema = z.object({
     description: "The primary's name the sentinels monitor; required with BROKER_REDIS_SENTINELS.",
     default: "none",
   }),
+  BROKER_TRUST_PROXY: variable(list(), {
+    description:
+      "The proxies in front of the broker whose X-Forwarded-For names the client (comma-separated addresses or CIDRs, fastify's trustProxy). Unset: no proxy is trusted, and every per-address budget counts the proxy's address.",
+    default: "none",
+    file: "trustProxy",
+  }),
   NODE_ENV: variable(text(), {
     description: "production refuses to start without a configuration; anything else falls back to the development configuration.",
   }),

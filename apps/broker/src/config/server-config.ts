@@ -27,6 +27,8 @@ export interface ServerConfig {
   /** Redis Sentinel (`BROKER_REDIS_SENTINELS`, comma-separated `host:port`) and the primary's name (`BROKER_REDIS_NAME`). */
   redisSentinels?: string[];
   redisName?: string;
+  /** `BROKER_TRUST_PROXY` (or the file's `trustProxy`): the proxies whose `X-Forwarded-For` names the client. */
+  trustProxy?: string[];
   /** `BROKER_METRICS_PORT`: serve /metrics, /healthz and /readyz on 127.0.0.1 at this port (0: a free one). */
   metricsPort?: number;
 }
@@ -56,6 +58,7 @@ export const brokerFileSchema = brokerSettingsSchema.extend({
   registryRelease: z.string().min(1).optional(),
   releaseKeys: z.array(z.string().regex(KEY_PATTERN, "must be a 32-byte unpadded base64url Ed25519 public key")).min(1).optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
+  trustProxy: z.array(z.string().min(1)).min(1).optional(),
 });
 
 /**
@@ -105,6 +108,7 @@ export function loadServerConfig(environment: Readonly<Record<string, string | u
       registryRelease: fileRelease,
       releaseKeys: fileReleaseKeys,
       logLevel: fileLogLevel,
+      trustProxy: fileTrustProxy,
       ...settings
     } = parsed.data;
     const directory = fileRegistryDir === undefined ? registryDir : resolve(dirname(configFile), fileRegistryDir);
@@ -124,6 +128,8 @@ export function loadServerConfig(environment: Readonly<Record<string, string | u
     };
     if (directory !== undefined) value.registryDir = directory;
     if (releaseFile !== undefined) value.registryRelease = releaseFile;
+    const proxies = fileTrustProxy ?? env.BROKER_TRUST_PROXY;
+    if (proxies !== undefined && proxies.length > 0) value.trustProxy = proxies;
     const keys = fileReleaseKeys ?? releaseKeys;
     if (keys !== undefined && keys.length > 0) value.releaseKeys = keys;
     return { ok: true, value };
@@ -181,6 +187,7 @@ export function loadServerConfig(environment: Readonly<Record<string, string | u
   if (registryDir !== undefined) value.registryDir = registryDir;
   if (registryRelease !== undefined) value.registryRelease = registryRelease;
   if (releaseKeys !== undefined && releaseKeys.length > 0) value.releaseKeys = releaseKeys;
+  if (env.BROKER_TRUST_PROXY !== undefined && env.BROKER_TRUST_PROXY.length > 0) value.trustProxy = env.BROKER_TRUST_PROXY;
   return { ok: true, value };
 }
 

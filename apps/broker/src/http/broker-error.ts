@@ -17,6 +17,7 @@ export const BROKER_ERROR_STATUS = {
   token_exchange_failed: 400,
   refresh_failed: 400,
   revocation_refused: 400,
+  invalid_signature: 400,
   not_found: 404,
   unknown_integration: 404,
   method_not_allowed: 405,

@@ -6,6 +6,7 @@ import type { OutboundFetch } from "../connect/outbound-fetch.js";
 import type { RefreshFlights } from "../state/refresh-flight.js";
 import type { RefreshLimiter } from "../state/refresh-limiter.js";
 import type { RevocationList } from "../state/revocation-list.js";
+import type { RevocationBudgets } from "../state/revocation-budgets.js";
 import type { WindowCounters } from "../state/window-counter.js";
 import type { RevocationOutcome } from "../connect/provider-revocation.js";
 import type { ServedRelease } from "../catalog/signed-release.js";
@@ -41,12 +42,8 @@ export interface BrokerContext {
   readonly refreshFlights: RefreshFlights;
   /** Members' signed revocations, kept for the sidecars that follow this broker. */
   readonly revocations: RevocationList;
-  /** Revocations accepted per minute, per address and in all. */
-  readonly revocationLimits: { perAddress: number; global: number };
-  /** Per-address counters of `POST /revocations` (bounded, least recently used evicted). */
-  readonly revocationCounters: WindowCounters;
-  /** The one broker-wide counter of `POST /revocations`. */
-  readonly revocationGlobal: WindowCounters;
+  /** `POST /revocations` budgets: anonymous ones apart from the members' signed ones. */
+  readonly revocationBudgets: RevocationBudgets;
   /** `POST /connect/:id/revoke` per minute, per address and in all. */
   readonly revokeLimits: { perAddress: number; global: number };
   readonly revokeCounters: WindowCounters;

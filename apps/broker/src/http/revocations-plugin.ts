@@ -1,15 +1,21 @@
-import { MAX_REVOCATION_LENGTH, REVOCATION_PREFIX } from "@eleven-integrations/grants";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import { MAX_REVOCATION_LENGTH, REVOCATION_PREFIX, revocationSignedBy } from "@eleven-integrations/grants";
+import { KEY_PATTERN } from "@eleven-integrations/schema";
+import type { FastifyInstance } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import { z } from "zod";
 import { BrokerError } from "./broker-error.js";
 import { BROKER_CONTEXT } from "./context.js";
 import { queryOf, single } from "./query.js";
 import { CURSOR, RevocationStoreUnavailable } from "../state/revocation-list.js";
+import type { WindowDecision } from "../state/window-counter.js";
 
 /** The shape the broker can check without the member's key: `er1.` and unpadded base64url, within the grants' bound. */
 const REVOCATION = new RegExp(`^${REVOCATION_PREFIX.replace(".", "\\.")}[A-Za-z0-9_-]{88,}$`);
-const bodySchema = z.strictObject({ revocation: z.string().max(MAX_REVOCATION_LENGTH).regex(REVOCATION) });
+const bodySchema = z.strictObject({
+  revocation: z.string().max(MAX_REVOCATION_LENGTH).regex(REVOCATION),
+  /** The member's Ed25519 public key: with it the broker checks the signature and counts the post as the member's. */
+  member: z.string().regex(KEY_PATTERN).optional(),
+});
 
 /**
  * `POST /revocations { revocation }` keeps a member's signed revocation for
@@ -23,21 +29,34 @@ async function revocationRoutes(app: FastifyInstance): Promise<void> {
     reply.headers({ "cache-control": "no-store", "x-content-type-options": "nosniff" });
   });
 
-  app.post("/revocations", { bodyLimit: MAX_REVOCATION_LENGTH + 64 }, async (request, reply) => {
-    // Budgets first: a refused request creates no state beyond its counters.
-    takeBudget(request);
+  app.post("/revocations", { bodyLimit: MAX_REVOCATION_LENGTH + 128 }, async (request, reply) => {
+    const nowMs = Date.now();
+    const body = bodySchema.safeParse(request.body);
+    const member = body.success ? body.data.member : undefined;
+    // A member's signed revocation is counted only against budgets junk cannot reach: its key's,
+    // its address's and the signed total. Everything else (no member, or a body that is not one)
+    // is anonymous and spends only the anonymous budgets.
+    if (member === undefined) refuseOver(broker.revocationBudgets.takeAnonymous(request.ip, nowMs));
     if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
       throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
     }
-    const body = bodySchema.safeParse(request.body);
     if (!body.success)
       throw new BrokerError(
         "invalid_body",
-        `the body must be { revocation }: one signed revocation (${REVOCATION_PREFIX}…, at most ${MAX_REVOCATION_LENGTH} characters), nothing else`,
+        `the body must be { revocation, member? }: one signed revocation (${REVOCATION_PREFIX}…, at most ${MAX_REVOCATION_LENGTH} characters) and the member's public key, nothing else`,
       );
-    const kept = await guard(() => broker.revocations.add(body.data.revocation, Date.now()));
-    if (!kept) throw new BrokerError("service_unavailable", "the revocation list is full; try again later");
-    request.log.info("revocation kept");
+    if (member !== undefined) {
+      if (!revocationSignedBy(body.data.revocation, member)) {
+        refuseOver(broker.revocationBudgets.takeAnonymous(request.ip, nowMs));
+        throw new BrokerError("invalid_signature", "the revocation is not signed by this member key");
+      }
+      refuseOver(broker.revocationBudgets.peekSigned(member, request.ip, nowMs));
+    }
+    const outcome = await guard(() => broker.revocations.add(body.data.revocation, nowMs));
+    if (outcome === "full") throw new BrokerError("service_unavailable", "the revocation list is full; try again later");
+    // Posting a kept revocation again spends nothing: a replay of a member's public revocation cannot use up its budget.
+    if (member !== undefined && outcome === "kept") broker.revocationBudgets.takeSigned(member, request.ip, nowMs);
+    request.log.info(member === undefined ? "revocation kept" : "signed revocation kept");
     return reply
       .code(202)
       .header("content-type", "application/json; charset=utf-8")
@@ -51,21 +70,13 @@ async function revocationRoutes(app: FastifyInstance): Promise<void> {
     const page = await guard(() => broker.revocations.since(since, Date.now()));
     return reply.code(200).header("content-type", "application/json; charset=utf-8").send(JSON.stringify(page));
   });
+}
 
-  function takeBudget(request: FastifyRequest): void {
-    const now = Date.now();
-    const { perAddress, global } = broker.revocationLimits;
-    const address = broker.revocationCounters.peek(request.ip, perAddress, now);
-    const all = broker.revocationGlobal.peek("global", global, now);
-    const refused = !address.ok ? address : !all.ok ? all : undefined;
-    if (refused !== undefined && !refused.ok) {
-      throw new BrokerError("rate_limited", "too many revocations from this address or in all: try again later", {
-        retryAfterSeconds: refused.retryAfterSeconds,
-      });
-    }
-    broker.revocationCounters.take(request.ip, perAddress, now);
-    broker.revocationGlobal.take("global", global, now);
-  }
+function refuseOver(decision: WindowDecision): void {
+  if (!decision.ok)
+    throw new BrokerError("rate_limited", "too many revocations from this address, by this member or in all: try again later", {
+      retryAfterSeconds: decision.retryAfterSeconds,
+    });
 }
 
 async function guard<T>(run: () => Promise<T>): Promise<T> {

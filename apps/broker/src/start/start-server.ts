@@ -25,6 +25,7 @@ export async function startBroker(
     ...(config.redisUrl === undefined ? {} : { redisUrl: config.redisUrl }),
     ...(config.redisSentinels === undefined ? {} : { redisSentinels: config.redisSentinels }),
     ...(config.redisName === undefined ? {} : { redisName: config.redisName }),
+    ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
   };
   const metricsPort = options.metricsPort ?? config.metricsPort;
   const observability = metricsPort === undefined ? undefined : createBrokerObservability();

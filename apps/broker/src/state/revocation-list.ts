@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
 import { CLOCK_SKEW_SECONDS, MAX_GRANT_TTL_SECONDS } from "@eleven-integrations/grants";
 import { markedError } from "@eleven-integrations/schema";
 import type { Redis } from "ioredis";
@@ -23,26 +23,37 @@ export interface RevocationPage {
   next: string;
 }
 
+/** What `add` did with one revocation. */
+export type AddOutcome = "kept" | "known" | "full";
+
 /** The broker's revocation list: appended to by members, read by sidecars from a cursor. */
 export interface RevocationList {
-  /** Keeps `revocation` (once: the same token again is already kept). False when the list is full. */
-  add(revocation: string, nowMs: number): Promise<boolean>;
+  /** Keeps `revocation`: `kept` when new, `known` when the same token is already kept, `full` when there is no room. */
+  add(revocation: string, nowMs: number): Promise<AddOutcome>;
   /** The revocations kept after `cursor` ("0" for all), oldest first. */
   since(cursor: string, nowMs: number): Promise<RevocationPage>;
   open(): Promise<void>;
   close(): Promise<void>;
 }
 
-/**
- * A cursor as `GET /revocations?since=` takes it: "0", or what a `next` answered:
- * `<ms>-<seq>` (the shared Redis stream), or `<ms>-<seq>.<instance>` (one process's own list).
- */
-export const CURSOR = /^(0|[0-9]{1,15}-[0-9]{1,15}(\.[a-z0-9]{1,32})?)$/;
+/** A cursor as `GET /revocations?since=` takes it: "0", or what a `next` answered (`<ms>-<seq>`). */
+export const CURSOR = /^(0|[0-9]{1,15}-[0-9]{1,15})$/;
 
-/** Splits a cursor into its position and the instance that issued it (none for "0" and the shared stream's). */
-function parseCursor(cursor: string): { position: string; instance: string | undefined } {
-  const dot = cursor.indexOf(".");
-  return dot < 0 ? { position: cursor, instance: undefined } : { position: cursor.slice(0, dot), instance: cursor.slice(dot + 1) };
+/**
+ * One process's own list names itself in its cursors' `<seq>`: `<instance><counter>`, a
+ * 9-digit instance number (from 100000000) then a 6-digit counter, so its cursors keep
+ * the `<ms>-<seq>` shape followers know. A Redis stream's `<seq>` (entries within one
+ * millisecond) never comes near that many digits.
+ */
+const INSTANCE_SCALE = 1_000_000;
+const MIN_INSTANCE = 100_000_000;
+const INSTANCE_SPAN = 900_000_000;
+
+/** The instance that issued `cursor`, when one process's own list did; undefined for "0" and the shared stream's. */
+function cursorInstance(cursor: string): number | undefined {
+  const seq = Number(cursor.split("-")[1] ?? 0);
+  const instance = Math.floor(seq / INSTANCE_SCALE);
+  return instance >= MIN_INSTANCE ? instance : undefined;
 }
 
 /** The first entries of `tokens` that fit one page: at most `MAX_REVOCATIONS_PER_PAGE` and `MAX_REVOCATION_PAGE_BYTES`, never none. */
@@ -73,17 +84,19 @@ function compareCursor(a: string, b: string): number {
 }
 
 /**
- * In this process: cursors are `<ms>-<seq>.<instance>`, `<instance>` random for each
- * list. The list is this process's alone, so a cursor another instance (or this one
- * before a restart) issued says nothing about what is here: it reads from the oldest
- * kept, never past an entry it has not seen. Several instances without Redis are not
- * one feed (README, "Revocations"): run one, or give them Redis.
+ * In this process: cursors are `<ms>-<seq>` like a Redis stream's, `<seq>` naming this
+ * list's random instance number (see `INSTANCE_SCALE`). The list is this process's alone,
+ * so a cursor another instance (or this one before a restart) issued says nothing about
+ * what is here: it reads from the oldest kept, never past an entry it has not seen.
+ * Several instances without Redis are not one feed (README, "Revocations"): run one, or
+ * give them Redis.
  */
-export function createMemoryRevocationList(instance: string = randomBytes(6).toString("hex")): RevocationList {
+export function createMemoryRevocationList(instance: number = MIN_INSTANCE + randomInt(INSTANCE_SPAN)): RevocationList {
   const entries: { id: string; token: string; expiresAtMs: number }[] = [];
   const kept = new Set<string>();
   let lastMs = 0;
   let seq = 0;
+  const idOf = (ms: number, counter: number) => `${ms}-${instance * INSTANCE_SCALE + counter}`;
   const sweep = (nowMs: number) => {
     let drop = 0;
     for (const entry of entries) {
@@ -96,28 +109,30 @@ export function createMemoryRevocationList(instance: string = randomBytes(6).toS
   return {
     async add(revocation, nowMs) {
       sweep(nowMs);
-      if (kept.has(revocation)) return true;
-      if (entries.length >= MAX_KEPT) return false;
-      // Monotonic even if the clock steps back.
+      if (kept.has(revocation)) return "known";
+      if (entries.length >= MAX_KEPT) return "full";
+      // Monotonic even if the clock steps back; the counter carries into the next millisecond.
       if (nowMs > lastMs) {
         lastMs = nowMs;
         seq = 0;
+      } else if (seq + 1 >= INSTANCE_SCALE) {
+        lastMs += 1;
+        seq = 0;
       } else seq += 1;
-      entries.push({ id: `${lastMs}-${seq}`, token: revocation, expiresAtMs: nowMs + REVOCATION_RETENTION_MS });
+      entries.push({ id: idOf(lastMs, seq), token: revocation, expiresAtMs: nowMs + REVOCATION_RETENTION_MS });
       kept.add(revocation);
-      return true;
+      return "kept";
     },
     async since(cursor, nowMs) {
       sweep(nowMs);
-      const parsed = parseCursor(cursor);
-      const from = parsed.instance === instance ? parsed.position : "0";
+      const from = cursorInstance(cursor) === instance ? cursor : "0";
       const newer = entries.filter((entry) => compareCursor(entry.id, from) > 0);
       const page = newer.slice(0, pageLength(newer.slice(0, MAX_REVOCATIONS_PER_PAGE).map((entry) => entry.token)));
       const last = page.at(-1);
-      const newest = `${lastMs}-${seq}`;
+      const newest = idOf(lastMs, seq);
       return {
         revocations: page.map((entry) => entry.token),
-        next: `${last?.id ?? (compareCursor(from, newest) > 0 ? from : newest)}.${instance}`,
+        next: last?.id ?? (compareCursor(from, newest) > 0 ? from : newest),
       };
     },
     open: async () => undefined,
@@ -145,23 +160,23 @@ export function createRedisRevocationList(client: Redis): RevocationList {
   };
   return {
     add: (revocation, nowMs) =>
-      call(async () => {
+      call(async (): Promise<AddOutcome> => {
         const seen = `${SEEN}${createHash("sha256").update(revocation).digest("base64url")}`;
-        if ((await client.set(seen, "1", "PX", REVOCATION_RETENTION_MS, "NX")) !== "OK") return true;
+        if ((await client.set(seen, "1", "PX", REVOCATION_RETENTION_MS, "NX")) !== "OK") return "known";
         const length = await client.xlen(STREAM);
         if (length >= MAX_STREAM_LENGTH) {
           await client.del(seen);
-          return false;
+          return "full";
         }
         await client.xadd(STREAM, "MINID", "~", String(nowMs - REVOCATION_RETENTION_MS), "*", "r", revocation);
-        return true;
+        return "kept";
       }),
     since: (cursor, nowMs) =>
       call(async () => {
         // Nothing older than the retention is served even before a trim removed it.
         const floor = `${Math.max(0, nowMs - REVOCATION_RETENTION_MS)}-0`;
-        // A cursor of one process's own list (`.<instance>`) says nothing about the shared stream: from the oldest kept.
-        const shared = parseCursor(cursor).instance === undefined ? cursor : "0";
+        // A cursor of one process's own list says nothing about the shared stream: from the oldest kept.
+        const shared = cursorInstance(cursor) === undefined ? cursor : "0";
         const start = compareCursor(shared, floor) > 0 ? shared : floor;
         const fetched = await client.xrange(STREAM, `(${start}`, "+", "COUNT", MAX_REVOCATIONS_PER_PAGE);
         const rows = fetched.slice(0, pageLength(fetched.map(([, fields]) => fields[1] ?? "")));
