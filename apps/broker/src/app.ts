@@ -14,7 +14,7 @@ import { createOutboundFetch } from "./connect/outbound-fetch.js";
 import { createMemoryRefreshLimiter, createRedisRefreshLimiter } from "./state/refresh-limiter.js";
 import { createMemoryRevocationList, createRedisRevocationList } from "./state/revocation-list.js";
 import { closeClient, createRedisClient, waitReady } from "./state/redis-connection.js";
-import { createWindowCounters } from "./state/window-counter.js";
+import { createRevokeBudgets } from "./state/revoke-budgets.js";
 import { createRevocationBudgets } from "./state/revocation-budgets.js";
 import { revocationsPlugin } from "./http/revocations-plugin.js";
 import { serverTimeoutOptions } from "./http/server-timeouts.js";
@@ -82,9 +82,7 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     }),
     revocations: redis === undefined ? createMemoryRevocationList() : createRedisRevocationList(redis),
     revocationBudgets: createRevocationBudgets(config.revocationLimits),
-    revokeLimits: { perAddress: config.revokeLimits?.perAddress ?? 20, global: config.revokeLimits?.global ?? 600 },
-    revokeCounters: createWindowCounters({ windowMs: 60_000, maxKeys: 10_000 }),
-    revokeGlobal: createWindowCounters({ windowMs: 60_000, maxKeys: 1 }),
+    revokeBudgets: createRevokeBudgets(config.revokeLimits),
     onRevocation: config.onRevocation,
     onConnect: (event) => {
       recordConnectSpan(event);

@@ -6,6 +6,7 @@ import type { RefreshLimiter, RefreshLimits } from "../state/refresh-limiter.js"
 import type { ServerTimeouts } from "../http/server-timeouts.js";
 import type { RevocationOutcome } from "../connect/provider-revocation.js";
 import type { RevocationLimits } from "../state/revocation-budgets.js";
+import type { RevokeLimits } from "../state/revoke-budgets.js";
 import type { RedisTarget } from "../state/redis-connection.js";
 import type { ConnectEvent } from "../http/context.js";
 import { markedError, KEY_PATTERN } from "@eleven-integrations/schema";
@@ -76,8 +77,11 @@ export interface BrokerConfig {
    * address then counts the proxy's address. Set it to exactly the balancer in front.
    */
   trustProxy?: boolean | string | string[];
-  /** `POST /connect/:id/revoke` per minute, per client address and in all (defaults: 20 and 600). */
-  revokeLimits?: { perAddress?: number; global?: number };
+  /**
+   * `POST /connect/:id/revoke` per minute: anonymous calls per client address and in all (20, 120);
+   * calls with the bundle's `revoke_proof` per token, per address and in all (3, 60, 600).
+   */
+  revokeLimits?: Partial<RevokeLimits>;
   /** Called with each connect's outcome (span or metric hook); never given a token. */
   onConnect?: (event: ConnectEvent) => void;
   /** Metrics and readiness to feed (`startBroker` makes them with a metrics port); without it nothing is counted. */

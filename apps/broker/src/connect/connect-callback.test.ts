@@ -6,6 +6,7 @@ import { mockTokenEndpoint } from "../__fixtures__/mock-token-endpoint.js";
 import { testApp } from "../__fixtures__/test-app.js";
 import { AUTH_ORIGIN, CLIENT_ID, CLIENT_SECRET, PUBLIC_URL, RETURN_TO, randomKey } from "../__fixtures__/test-registry.js";
 import type { BrokerConfig } from "../config/config.js";
+import { withoutProofs } from "../__fixtures__/token-proofs.js";
 
 let app: FastifyInstance;
 let client: { publicKey: string; secretKey: string };
@@ -78,7 +79,7 @@ describe("GET /connect/callback", () => {
     expect(location.startsWith(`${RETURN_TO}#tokens=`)).toBe(true);
     const sealed = decodeURIComponent(location.slice(`${RETURN_TO}#tokens=`.length));
     const bundle = JSON.parse(new TextDecoder().decode(openSealed(sealed, client)));
-    expect(bundle).toEqual({
+    expect(withoutProofs(bundle)).toEqual({
       v: 1,
       integration: "testauth",
       access_token: "at-123",
@@ -96,7 +97,7 @@ describe("GET /connect/callback", () => {
     flow.answer({ status: 200, body: { access_token: "only", token_type: "bearer" } });
     const response = await callback({ code: "c", state: flow.state }, "application/json", cookie);
     const sealed = decodeURIComponent((response.headers.location as string).split("#tokens=")[1] as string);
-    expect(JSON.parse(new TextDecoder().decode(openSealed(sealed, client)))).toEqual({
+    expect(withoutProofs(JSON.parse(new TextDecoder().decode(openSealed(sealed, client))))).toEqual({
       v: 1,
       integration: "testauth",
       access_token: "only",

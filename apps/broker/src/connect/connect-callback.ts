@@ -91,7 +91,7 @@ export async function connectCallback(app: FastifyInstance): Promise<void> {
     if (identity.kind === "refused") return fail("token_exchange_failed", `the provider refused the new token at its identity op (${identity.code})`);
     if (identity.kind === "unavailable") return fail("provider_unavailable", `the provider's identity op did not answer usably (${identity.code})`);
     if (identity.kind === "identified") bundle.account = { id: identity.account.id, name: identity.account.name };
-    const sealedTokens = sealTokens(bundle, state.clientKey);
+    const sealedTokens = sealTokens(target, bundle, state.clientKey, broker.stateKey);
     broker.onConnect?.({ integration: target.manifest.id, outcome: { ok: true, identified: identity.kind === "identified" } });
     request.log.info({ integration: target.manifest.id, identified: identity.kind === "identified" }, "connected: tokens sealed to the member client");
     return reply.redirect(returnAddress(state.returnTo, "tokens", sealedTokens), 302);

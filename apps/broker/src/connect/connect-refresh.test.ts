@@ -5,6 +5,7 @@ import { mockTokenEndpoint } from "../__fixtures__/mock-token-endpoint.js";
 import { testApp } from "../__fixtures__/test-app.js";
 import { CLIENT_ID, CLIENT_SECRET } from "../__fixtures__/test-registry.js";
 import type { BrokerConfig } from "../config/config.js";
+import { bindingFor, withoutProofs } from "../__fixtures__/token-proofs.js";
 
 let app: FastifyInstance;
 let client: { publicKey: string; secretKey: string };
@@ -16,19 +17,31 @@ afterEach(async () => {
   await app.close();
 });
 
+let stateKey: string;
+
 function broker(overrides: Partial<BrokerConfig> = {}) {
   const endpoint = mockTokenEndpoint();
-  app = testApp({ dispatcher: endpoint.agent, ...overrides }).app;
+  const built = testApp({ dispatcher: endpoint.agent, ...overrides });
+  app = built.app;
+  stateKey = built.config.stateKey;
   return endpoint;
 }
 
+/** Refreshes as the member client holding the bundle does: with the refresh_binding the broker sealed for its key. */
 function refresh(body: unknown, options: { id?: string; headers?: Record<string, string> } = {}) {
   return app.inject({
     method: "POST",
     url: `/connect/${options.id ?? "testauth"}/refresh`,
     headers: { "content-type": "application/json", ...options.headers },
-    payload: typeof body === "string" ? body : JSON.stringify(body),
+    payload: typeof body === "string" ? body : JSON.stringify(bound(body, options.id ?? "testauth")),
   });
+}
+
+function bound(body: unknown, integration: string): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const { refresh_token: refreshToken, client_key: clientKey } = body as Record<string, unknown>;
+  if (typeof refreshToken !== "string" || typeof clientKey !== "string" || "refresh_binding" in body) return body;
+  return { ...body, refresh_binding: bindingFor(stateKey, integration, refreshToken, clientKey) };
 }
 
 function opened(sealed: string) {
@@ -43,7 +56,7 @@ describe("POST /connect/:id/refresh", () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["cache-control"]).toBe("no-store");
     expect(Object.keys(response.json())).toEqual(["tokens"]);
-    expect(opened(response.json().tokens)).toEqual({
+    expect(withoutProofs(opened(response.json().tokens))).toEqual({
       v: 1,
       integration: "testauth",
       access_token: "at-2",

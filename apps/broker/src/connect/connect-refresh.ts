@@ -6,6 +6,7 @@ import { checkClientKey } from "./client-key.js";
 import { resolveOAuthTarget } from "./oauth-integration.js";
 import { refreshOnce } from "../state/refresh-flight.js";
 import { sealTokens, tokenBundle } from "./token-bundle.js";
+import { verifyRefreshBinding } from "./token-proof.js";
 import { refreshFailure, refreshTokens } from "./token-exchange.js";
 import { oauthTenant, tenantTarget } from "./connect-tenant.js";
 
@@ -15,6 +16,8 @@ const bodySchema = z.strictObject({
   client_key: z.string(),
   /** The bundle's `connection`, for a token URL on the member's tenant host (Zendesk's `{subdomain}`). */
   connection: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), z.string().max(256)).optional(),
+  /** The bundle's `refresh_binding`: this refresh token was sealed to this client key. Checked after the key, before any budget is spent. */
+  refresh_binding: z.string().max(128).optional(),
 });
 
 /**
@@ -59,12 +62,24 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
     if (!body.success)
       throw new BrokerError(
         "invalid_body",
-        "the body must be { refresh_token, client_key, connection? }: two strings and the bundle's connection, nothing else",
+        "the body must be { refresh_token, client_key, refresh_binding, connection? }: strings and the bundle's connection, nothing else",
       );
     const clientKey = checkClientKey(body.data.client_key);
     const integration = resolveOAuthTarget(broker, request.params.id);
     const connection = oauthTenant(integration, body.data.connection);
     const target = tenantTarget(integration, connection);
+    // A refresh token refreshes only for the client key it was sealed to (third review): a leaked one mints
+    // nothing for another key, and without a binding nothing reaches the provider or spends a budget.
+    const bound = verifyRefreshBinding(broker.stateKeys, body.data.refresh_binding, {
+      integration: target.manifest.id,
+      refreshToken: body.data.refresh_token,
+      clientKey,
+    });
+    if (!bound)
+      throw new BrokerError(
+        "refresh_not_bound",
+        "this refresh token is not bound to this client key: refresh with the client key that connected and the bundle's refresh_binding",
+      );
     const caller = { address: request.ip, clientKey, refreshToken: body.data.refresh_token };
 
     // One provider call per refresh token, however many callers (and broker instances) ask at once;
@@ -86,7 +101,7 @@ export async function connectRefresh(app: FastifyInstance): Promise<void> {
       (error) => refreshFailure(error, request.log),
       request.log,
     );
-    const sealed = sealTokens(tokenBundle(target, tokens, body.data.refresh_token, connection), clientKey);
+    const sealed = sealTokens(target, tokenBundle(target, tokens, body.data.refresh_token, connection), clientKey, broker.stateKey);
     return reply
       .code(200)
       .header("content-type", "application/json; charset=utf-8")

@@ -5,6 +5,7 @@ import { manifestFiles } from "@eleven-integrations/manifests";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testApp } from "../__fixtures__/test-app.js";
+import { proofFor } from "../__fixtures__/token-proofs.js";
 import { startRevocationStandIn, type RevocationStandIn } from "../__fixtures__/revocation-stand-in.js";
 import { CLIENT_ID, CLIENT_SECRET } from "../__fixtures__/test-registry.js";
 import type { RevocationOutcome } from "./provider-revocation.js";
@@ -15,11 +16,16 @@ const ids = ["google-calendar", "salesforce", "github", "slack", "stripe", "goog
 let standIn: RevocationStandIn;
 let broker: FastifyInstance;
 let logs: string[];
+let stateKey: string;
 const outcomes: { integration: string; outcome: RevocationOutcome }[] = [];
 
 beforeAll(async () => {
   standIn = await startRevocationStandIn(app);
-  ({ app: broker, logs } = testApp({
+  ({
+    app: broker,
+    logs,
+    config: { stateKey },
+  } = testApp({
     registry: shipped,
     oauthApps: Object.fromEntries(ids.map((id) => [id, app])),
     dispatcher: standIn.dispatcher,
@@ -71,10 +77,12 @@ describe("POST /connect/:id/revoke", () => {
 
   it("Stripe Connect: /oauth/deauthorize with client_id and stripe_user_id, the platform key as the bearer", async () => {
     standIn.live.add("acct_1Live");
-    expect((await revoke("stripe", { token: "sk_live-connected", stripe_user_id: "acct_1Live" })).json()).toEqual({ revoked: true });
+    // With the bundle's revoke_proof: since the third review Stripe disconnects nothing on a bare id (connect-revoke.attack.test.ts).
+    const proven = { token: "sk_live-connected", stripe_user_id: "acct_1Live", revoke_proof: proofFor(stateKey, "stripe", "sk_live-connected", "acct_1Live") };
+    expect((await revoke("stripe", proven)).json()).toEqual({ revoked: true });
     expect(last()).toMatchObject({ host: "connect.stripe.com", path: "/oauth/deauthorize", authorization: `Bearer ${CLIENT_SECRET}` });
     expect(Object.fromEntries(new URLSearchParams(last().body))).toEqual({ client_id: CLIENT_ID, stripe_user_id: "acct_1Live" });
-    expect((await revoke("stripe", { token: "sk_live-connected", stripe_user_id: "acct_1Live" })).json().error.code).toBe("revocation_refused");
+    expect((await revoke("stripe", proven)).json().error.code).toBe("revocation_refused");
     expect((await revoke("stripe", { token: "sk_live-connected" })).json().error.code).toBe("invalid_body");
   });
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { BrokerError } from "../http/broker-error.js";
 import { resolveOAuthTarget } from "./oauth-integration.js";
 import { revokeAtProvider, type RevocationOutcome } from "./provider-revocation.js";
+import { verifyRevokeProof } from "./token-proof.js";
 
 const MAX_TOKEN_LENGTH = 16 * 1024;
 const bodySchema = z.strictObject({
@@ -14,6 +15,8 @@ const bodySchema = z.strictObject({
     .optional(),
   /** The connection's tenant settings (the bundle's `connection`), for a revocation URL on the member's tenant host. */
   connection: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), z.string().max(256)).optional(),
+  /** The bundle's `revoke_proof`: this broker issued the token (for Stripe, for this account). */
+  revoke_proof: z.string().max(128).optional(),
 });
 
 /**
@@ -22,25 +25,20 @@ const bodySchema = z.strictObject({
  * credentials: `{ revoked: true }`; 409 `revocation_unavailable` (with
  * `revoke_help`, where to revoke by hand) when the provider has no way; 400
  * `revocation_refused` when the provider refuses this token; 502
- * `revocation_failed` when it fails. Bounded per address and globally.
+ * `revocation_failed` when it fails. Stripe (which disconnects on an account id
+ * alone) only with the bundle's `revoke_proof`. Bounded: proven calls per token,
+ * per address and in all; anonymous ones per address and in all, apart.
  * The outcome is logged by kind and provider code, never the token.
  */
 export async function connectRevoke(app: FastifyInstance): Promise<void> {
   const { broker } = app;
   app.post<{ Params: { id: string } }>("/connect/:id/revoke", { bodyLimit: 32 * 1024 }, async (request, reply) => {
     const now = Date.now();
-    const budgets = [
-      broker.revokeCounters.peek(request.ip, broker.revokeLimits.perAddress, now),
-      broker.revokeGlobal.peek("all", broker.revokeLimits.global, now),
-    ];
-    const over = budgets.find((decision) => !decision.ok);
-    if (over !== undefined && !over.ok)
-      throw new BrokerError("rate_limited", "too many revocations from this address or in all: try again later", { retryAfterSeconds: over.retryAfterSeconds });
     if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
       throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
     }
     const body = bodySchema.safeParse(request.body);
-    if (!body.success) throw new BrokerError("invalid_body", "the body must be { token } (and stripe_user_id for Stripe), strings, nothing else");
+    if (!body.success) throw new BrokerError("invalid_body", "the body must be { token, revoke_proof? } (and stripe_user_id for Stripe), strings, nothing else");
     const target = resolveOAuthTarget(broker, request.params.id);
     const revocation = target.endpoints.revocation;
     if (revocation === undefined) {
@@ -52,6 +50,20 @@ export async function connectRevoke(app: FastifyInstance): Promise<void> {
     if (revocation.dialect === "stripe" && body.data.stripe_user_id === undefined) {
       throw new BrokerError("invalid_body", "Stripe revokes a connected account: send stripe_user_id from the bundle with the token");
     }
+    const proven = verifyRevokeProof(broker.stateKeys, body.data.revoke_proof, {
+      integration: target.manifest.id,
+      accessToken: body.data.token,
+      account: revocation.dialect === "stripe" ? body.data.stripe_user_id : undefined,
+    });
+    // Stripe deauthorizes an account with the platform key alone, whatever the token: only a caller who
+    // proves this broker connected that account for it may ask, and every other caller gets one answer,
+    // whichever account it names (no provider call, nothing told about the account).
+    if (revocation.dialect === "stripe" && !proven) {
+      throw new BrokerError(
+        "revocation_not_proven",
+        `${target.manifest.name} disconnects an account with the platform key alone: send the token, stripe_user_id and revoke_proof from the bundle this broker sealed`,
+      );
+    }
     // A tenant host (`https://{instance}.my.salesforce.com/...`): filled from the connection by the executor's rules.
     const url = resolveTenantUrl(target.manifest, revocation.url, body.data.connection);
     if (!url.ok) {
@@ -61,8 +73,13 @@ export async function connectRevoke(app: FastifyInstance): Promise<void> {
         `${target.manifest.name} revokes on your own host: send connection { ${settings.join(", ")} } (${url.problems.map((problem) => problem.message).join("; ")})`,
       );
     }
-    broker.revokeCounters.take(request.ip, broker.revokeLimits.perAddress, now);
-    broker.revokeGlobal.take("all", broker.revokeLimits.global, now);
+    // Counted only now, for a call about to reach the provider: a proven call against its token's budgets,
+    // anything else against the anonymous ones, so junk cannot spend what a member with a proof needs.
+    const budget = broker.revokeBudgets.take(request.ip, proven ? body.data.token : undefined, now);
+    if (!budget.ok)
+      throw new BrokerError("rate_limited", "too many revocations from this address, of this token or in all: try again later", {
+        retryAfterSeconds: budget.retryAfterSeconds,
+      });
     const outcome = await revokeAtProvider(broker.fetch, revocation.dialect, url.url, target.dialect.clientAuth, target.app, {
       token: body.data.token,
       stripeUserId: body.data.stripe_user_id,

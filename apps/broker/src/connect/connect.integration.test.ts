@@ -102,11 +102,12 @@ async function userinfo(accessToken: string) {
   return { status: response.statusCode, body: (await response.body.json()) as { sub?: string } };
 }
 
-async function refresh(broker: string, refreshToken: string) {
+/** Refreshes as the member client holding `bundle`: its refresh token and the broker's binding of it to the client's key. */
+async function refresh(broker: string, bundle: TokenBundle) {
   const response = await request(`${broker}/connect/testauth/refresh`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ refresh_token: refreshToken, client_key: client.publicKey }),
+    body: JSON.stringify({ refresh_token: bundle.refresh_token, client_key: client.publicKey, refresh_binding: bundle.refresh_binding }),
   });
   return { status: response.statusCode, headers: response.headers, body: (await response.body.json()) as { tokens?: string; error?: { code: string } } };
 }
@@ -137,7 +138,7 @@ describe("OAuth connect against a real authorization server (oidc-provider over 
     expect(tokens.refresh_token).toEqual(expect.any(String));
     expect(await userinfo(tokens.access_token)).toEqual({ status: 200, body: expect.objectContaining({ sub: ACCOUNT_ID }) });
 
-    const refreshed = await refresh(brokerA, tokens.refresh_token as string);
+    const refreshed = await refresh(brokerA, tokens);
     expect(refreshed.status).toBe(200);
     expect(refreshed.headers["cache-control"]).toBe("no-store");
     const rotated = openTokens(refreshed.body.tokens as string);
@@ -148,7 +149,7 @@ describe("OAuth connect against a real authorization server (oidc-provider over 
     expect((await userinfo(rotated.access_token)).body.sub).toBe(ACCOUNT_ID);
 
     // The rotated-out refresh token is refused by the provider: a 400, not a 502.
-    const reused = await refresh(brokerA, tokens.refresh_token as string);
+    const reused = await refresh(brokerA, tokens);
     expect(reused.status).toBe(400);
     expect(reused.body.error?.code).toBe("refresh_failed");
   });

@@ -15,9 +15,12 @@ import type { TokenBundle } from "./token-bundle.js";
 import type { Manifest } from "@eleven-integrations/schema";
 import type { ConnectEvent } from "../http/context.js";
 import { identityExample } from "../__fixtures__/identity-examples.js";
+import { bindingFor } from "../__fixtures__/token-proofs.js";
 
 const CALLBACK = `${PUBLIC_URL}/connect/callback`;
 const shipped = loadRegistry(manifestFiles);
+/** Every broker here seals with this key, so a test can make the refresh binding a member client would hold. */
+const STATE_KEY = randomKey();
 let client: { publicKey: string; secretKey: string };
 
 beforeAll(async () => {
@@ -29,7 +32,7 @@ function brokerFor(doc: ProviderDoc, standIn: ProviderStandIn, overrides: Partia
   return buildApp({
     registry: shipped,
     publicUrl: PUBLIC_URL,
-    stateKey: randomKey(),
+    stateKey: STATE_KEY,
     oauthApps: { [doc.id]: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } },
     allowedReturnTo: [RETURN_TO],
     dispatcher: standIn.dispatcher,
@@ -85,7 +88,8 @@ describe.each(PROVIDERS.map((doc) => [doc.id, doc] as const))("the shipped %s ma
     const response = await request(`${broker}/connect/${id}/refresh`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ refresh_token: refreshToken, client_key: clientKey }),
+      // As the member client holding the bundle: with the broker's binding of the token to its key.
+      body: JSON.stringify({ refresh_token: refreshToken, client_key: clientKey, refresh_binding: bindingFor(STATE_KEY, id, refreshToken, clientKey) }),
     });
     return { status: response.statusCode, body: (await response.body.json()) as { tokens?: string; error?: { code: string } } };
   }
@@ -241,14 +245,18 @@ describe("refresh limits against a real token endpoint", () => {
   });
 
   it("a burst of 50 anonymous refreshes of one token is one provider call, all 50 sharing its answer; one after another it reaches the provider 3 times, then 429", async () => {
-    const attempt = () =>
-      app.inject({
+    const attempt = () => {
+      const clientKey = generateBotKeys().publicKey;
+      const refreshToken = "one-stolen-or-guessed-refresh-token";
+      return app.inject({
         method: "POST",
         url: "/connect/gitlab/refresh",
         headers: { "content-type": "application/json" },
-        // Each from a fresh client key, as an attacker without any key of its own would.
-        payload: JSON.stringify({ refresh_token: "one-stolen-or-guessed-refresh-token", client_key: generateBotKeys().publicKey }),
+        // Each from a fresh client key, as an attacker without any key of its own would; holding bindings for them
+        // (since the third review a caller without one reaches no provider: refresh-binding.attack.test.ts).
+        payload: JSON.stringify({ refresh_token: refreshToken, client_key: clientKey, refresh_binding: bindingFor(STATE_KEY, "gitlab", refreshToken, clientKey) }),
       });
+    };
     const before = standIn.requests.length;
     const burst = await Promise.all(Array.from({ length: 50 }, attempt));
     expect(standIn.requests.length - before).toBe(1);
@@ -275,7 +283,11 @@ describe("refresh limits against a real token endpoint", () => {
           method: "POST",
           url: "/connect/gitlab/refresh",
           headers: { "content-type": "application/json" },
-          payload: JSON.stringify({ refresh_token: `guess-${index}`, client_key: client.publicKey }),
+          payload: JSON.stringify({
+            refresh_token: `guess-${index}`,
+            client_key: client.publicKey,
+            refresh_binding: bindingFor(STATE_KEY, "gitlab", `guess-${index}`, client.publicKey),
+          }),
         }),
       );
     }

@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testApp } from "../__fixtures__/test-app.js";
+import { bindingFor } from "../__fixtures__/token-proofs.js";
 import { startRotatingTokenEndpoint, type RotatingTokenEndpoint } from "../__fixtures__/rotating-token-endpoint.js";
 import type { BrokerConfig } from "../config/config.js";
 
@@ -20,10 +21,26 @@ const throwAwayKey = () => generateBotKeys().publicKey;
 /** One fixed clock: every request of a test falls in one budget window, however slow the machine. */
 const NOW = Math.floor(Date.now() / 1000);
 
+const stateKeys = new WeakMap<FastifyInstance, string>();
+
 function broker(overrides: Partial<BrokerConfig> = {}): FastifyInstance {
-  const { app } = testApp({ dispatcher: endpoint.dispatcher, logger: false, now: () => NOW, ...overrides });
+  const { app, config } = testApp({ dispatcher: endpoint.dispatcher, logger: false, now: () => NOW, ...overrides });
   apps.push(app);
+  stateKeys.set(app, config.stateKey);
   return app;
+}
+
+/**
+ * A refresh body with the broker's binding of the token to the key: these budgets bound
+ * callers who pass the binding check (since the third review, a caller without one
+ * reaches no provider and spends nothing), so the attacker here holds bindings.
+ */
+function body(app: FastifyInstance, refreshToken: string, clientKey: string): string {
+  return JSON.stringify({
+    refresh_token: refreshToken,
+    client_key: clientKey,
+    refresh_binding: bindingFor(stateKeys.get(app) as string, "testauth", refreshToken, clientKey),
+  });
 }
 
 function refresh(app: FastifyInstance, refreshToken: string, clientKey: string, remoteAddress = "203.0.113.7") {
@@ -32,7 +49,7 @@ function refresh(app: FastifyInstance, refreshToken: string, clientKey: string, 
     url: "/connect/testauth/refresh",
     remoteAddress,
     headers: { "content-type": "application/json" },
-    payload: JSON.stringify({ refresh_token: refreshToken, client_key: clientKey }),
+    payload: body(app, refreshToken, clientKey),
   });
 }
 
@@ -116,7 +133,7 @@ describe("refresh budgets (finding 4)", () => {
       const response = await request(`http://127.0.0.1:${port}/connect/testauth/refresh`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ refresh_token: `guess-c-${index}`, client_key: throwAwayKey() }),
+        body: body(app, `guess-c-${index}`, throwAwayKey()),
       });
       await response.body.dump();
       statuses.push(response.statusCode);

@@ -2,6 +2,7 @@ import { sealToPublicKey } from "@eleven-integrations/grants";
 import type { TokenEndpointResponse } from "oauth4webapi";
 import { bundleFieldsOf } from "./oauth-dialect.js";
 import type { OAuthTarget } from "./oauth-integration.js";
+import { refreshBinding, revokeProof } from "./token-proof.js";
 
 /** What the member client opens with its key: the JSON sealed into `#tokens=` and `{ tokens }`. */
 export interface TokenBundle {
@@ -18,6 +19,10 @@ export interface TokenBundle {
   account?: { id: string; name: string };
   /** The tenant settings the connection was made on (`{ subdomain: "acme" }`): the member's client puts them in the grant. */
   connection?: Record<string, string>;
+  /** The broker's binding of `refresh_token` to the client key it was sealed to: `POST /connect/:id/refresh` wants it. */
+  refresh_binding?: string;
+  /** The broker's proof that it issued `access_token` (for Stripe's account): `POST /connect/:id/revoke` takes it. */
+  revoke_proof?: string;
 }
 
 /**
@@ -41,7 +46,20 @@ export function tokenBundle(
   return bundle;
 }
 
-/** Seals the bundle to the member client's key (`crypto_box_seal`, unpadded base64url): only that client opens it. */
-export function sealTokens(bundle: TokenBundle, clientKey: string): string {
-  return sealToPublicKey(JSON.stringify(bundle), clientKey);
+/** The account a revocation of this bundle's token names, where its dialect names one (Stripe's `stripe_user_id`). */
+export function revokedAccountOf(target: OAuthTarget, bundle: TokenBundle): string | undefined {
+  const account = bundle.fields?.["stripe_user_id"];
+  return target.endpoints.revocation?.dialect === "stripe" && typeof account === "string" ? account : undefined;
+}
+
+/**
+ * Adds what the broker vouches for (`refresh_binding` to `clientKey`, `revoke_proof`),
+ * then seals the bundle to the member client's key (`crypto_box_seal`, unpadded
+ * base64url): only that client opens it.
+ */
+export function sealTokens(target: OAuthTarget, bundle: TokenBundle, clientKey: string, stateKey: string): string {
+  const integration = target.manifest.id;
+  const proven: TokenBundle = { ...bundle, revoke_proof: revokeProof(stateKey, { integration, accessToken: bundle.access_token, account: revokedAccountOf(target, bundle) }) };
+  if (bundle.refresh_token !== undefined) proven.refresh_binding = refreshBinding(stateKey, { integration, refreshToken: bundle.refresh_token, clientKey });
+  return sealToPublicKey(JSON.stringify(proven), clientKey);
 }

@@ -18,6 +18,8 @@ export const BROKER_ERROR_STATUS = {
   refresh_failed: 400,
   revocation_refused: 400,
   invalid_signature: 400,
+  refresh_not_bound: 400,
+  revocation_not_proven: 400,
   not_found: 404,
   unknown_integration: 404,
   method_not_allowed: 405,

@@ -7,7 +7,7 @@ import type { RefreshFlights } from "../state/refresh-flight.js";
 import type { RefreshLimiter } from "../state/refresh-limiter.js";
 import type { RevocationList } from "../state/revocation-list.js";
 import type { RevocationBudgets } from "../state/revocation-budgets.js";
-import type { WindowCounters } from "../state/window-counter.js";
+import type { RevokeBudgets } from "../state/revoke-budgets.js";
 import type { RevocationOutcome } from "../connect/provider-revocation.js";
 import type { ServedRelease } from "../catalog/signed-release.js";
 
@@ -44,10 +44,8 @@ export interface BrokerContext {
   readonly revocations: RevocationList;
   /** `POST /revocations` budgets: anonymous ones apart from the members' signed ones. */
   readonly revocationBudgets: RevocationBudgets;
-  /** `POST /connect/:id/revoke` per minute, per address and in all. */
-  readonly revokeLimits: { perAddress: number; global: number };
-  readonly revokeCounters: WindowCounters;
-  readonly revokeGlobal: WindowCounters;
+  /** `POST /connect/:id/revoke` budgets: proven calls apart from anonymous ones. */
+  readonly revokeBudgets: RevokeBudgets;
   /** Runs the manifests' identity ops right after each token exchange, through the broker's dispatcher. */
   readonly executor: Executor;
   /** Called with each connect's outcome (a hook for a span or metric; never sees a token). */

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app.js";
 import { startRotatingTokenEndpoint, type RotatingTokenEndpoint } from "../__fixtures__/rotating-token-endpoint.js";
 import { CLIENT_ID, CLIENT_SECRET, PUBLIC_URL, RETURN_TO, randomKey, testRegistry } from "../__fixtures__/test-registry.js";
+import { bindingFor } from "../__fixtures__/token-proofs.js";
 
 let redis: TestRedisServer;
 let endpoint: RotatingTokenEndpoint;
@@ -37,7 +38,12 @@ async function refresh(broker: string, refreshToken: string, client: { publicKey
   const response = await request(`${broker}/connect/testauth/refresh`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ refresh_token: refreshToken, client_key: client.publicKey }),
+    // As the member client holding the bundle: with the broker's binding of the token to its key.
+    body: JSON.stringify({
+      refresh_token: refreshToken,
+      client_key: client.publicKey,
+      refresh_binding: bindingFor(stateKey, "testauth", refreshToken, client.publicKey),
+    }),
   });
   const body = (await response.body.json()) as { tokens?: string; error?: { code: string } };
   const tokens = body.tokens === undefined ? undefined : (JSON.parse(new TextDecoder().decode(openSealed(body.tokens, client))) as Record<string, unknown>);
