@@ -74,7 +74,13 @@ async function connectStripe(): Promise<TokenBundle> {
 }
 
 function revoke(app: FastifyInstance, id: string, body: unknown, remoteAddress = "203.0.113.9") {
-  return app.inject({ method: "POST", url: `/connect/${id}/revoke`, remoteAddress, headers: { "content-type": "application/json" }, payload: JSON.stringify(body) });
+  return app.inject({
+    method: "POST",
+    url: `/connect/${id}/revoke`,
+    remoteAddress,
+    headers: { "content-type": "application/json" },
+    payload: JSON.stringify(body),
+  });
 }
 
 const deauthorizations = () => revocations.seen.filter((seen) => seen.path === "/oauth/deauthorize");

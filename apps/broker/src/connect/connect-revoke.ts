@@ -38,7 +38,8 @@ export async function connectRevoke(app: FastifyInstance): Promise<void> {
       throw new BrokerError("unsupported_media_type", "the body must be JSON (content-type: application/json)");
     }
     const body = bodySchema.safeParse(request.body);
-    if (!body.success) throw new BrokerError("invalid_body", "the body must be { token, revoke_proof? } (and stripe_user_id for Stripe), strings, nothing else");
+    if (!body.success)
+      throw new BrokerError("invalid_body", "the body must be { token, revoke_proof? } (and stripe_user_id for Stripe), strings, nothing else");
     const target = resolveOAuthTarget(broker, request.params.id);
     const revocation = target.endpoints.revocation;
     if (revocation === undefined) {

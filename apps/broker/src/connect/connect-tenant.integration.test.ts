@@ -97,11 +97,21 @@ describe("connecting Zendesk on the member's subdomain", () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error?.code).toBe("invalid_body");
     expect(missing.body.error?.message).toContain("subdomain");
-    const evil = await refresh({ refresh_token: bundle.refresh_token, client_key: client.publicKey, refresh_binding: bundle.refresh_binding, connection: { subdomain: "evil.com" } });
+    const evil = await refresh({
+      refresh_token: bundle.refresh_token,
+      client_key: client.publicKey,
+      refresh_binding: bundle.refresh_binding,
+      connection: { subdomain: "evil.com" },
+    });
     expect(evil.status).toBe(400);
     expect(evil.body.error?.message).not.toContain("evil.com");
     const before = standIn.requests.length;
-    const refreshed = await refresh({ refresh_token: bundle.refresh_token, client_key: client.publicKey, refresh_binding: bundle.refresh_binding, connection: bundle.connection });
+    const refreshed = await refresh({
+      refresh_token: bundle.refresh_token,
+      client_key: client.publicKey,
+      refresh_binding: bundle.refresh_binding,
+      connection: bundle.connection,
+    });
     expect(refreshed.status).toBe(200);
     expect(standIn.requests.length).toBe(before + 1);
     expect(standIn.requests.at(-1)?.params.grant_type).toBe("refresh_token");

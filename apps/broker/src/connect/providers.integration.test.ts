@@ -254,7 +254,11 @@ describe("refresh limits against a real token endpoint", () => {
         headers: { "content-type": "application/json" },
         // Each from a fresh client key, as an attacker without any key of its own would; holding bindings for them
         // (since the third review a caller without one reaches no provider: refresh-binding.attack.test.ts).
-        payload: JSON.stringify({ refresh_token: refreshToken, client_key: clientKey, refresh_binding: bindingFor(STATE_KEY, "gitlab", refreshToken, clientKey) }),
+        payload: JSON.stringify({
+          refresh_token: refreshToken,
+          client_key: clientKey,
+          refresh_binding: bindingFor(STATE_KEY, "gitlab", refreshToken, clientKey),
+        }),
       });
     };
     const before = standIn.requests.length;

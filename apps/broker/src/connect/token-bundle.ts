@@ -59,7 +59,10 @@ export function revokedAccountOf(target: OAuthTarget, bundle: TokenBundle): stri
  */
 export function sealTokens(target: OAuthTarget, bundle: TokenBundle, clientKey: string, stateKey: string): string {
   const integration = target.manifest.id;
-  const proven: TokenBundle = { ...bundle, revoke_proof: revokeProof(stateKey, { integration, accessToken: bundle.access_token, account: revokedAccountOf(target, bundle) }) };
+  const proven: TokenBundle = {
+    ...bundle,
+    revoke_proof: revokeProof(stateKey, { integration, accessToken: bundle.access_token, account: revokedAccountOf(target, bundle) }),
+  };
   if (bundle.refresh_token !== undefined) proven.refresh_binding = refreshBinding(stateKey, { integration, refreshToken: bundle.refresh_token, clientKey });
   return sealToPublicKey(JSON.stringify(proven), clientKey);
 }

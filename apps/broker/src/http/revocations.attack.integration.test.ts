@@ -37,7 +37,9 @@ function revocationBy(member: KeyPair): string {
 
 /** Anonymous junk of the right shape: nothing the broker can check but its shape. */
 function junk(length = 200): string {
-  return `er1.${randomBytes(length).toString("base64url").slice(0, length - 4)}`;
+  return `er1.${randomBytes(length)
+    .toString("base64url")
+    .slice(0, length - 4)}`;
 }
 
 async function post(app: FastifyInstance, body: unknown, from: { remoteAddress?: string; forwardedFor?: string } = {}) {

@@ -49,7 +49,10 @@ async function followingSidecar(origin: string): Promise<FastifyInstance> {
     registryDispatcher: loopback,
     revocationSyncMs: FOLLOW_MS,
   });
-  closers.push(() => loopback.close(), () => sidecar.close());
+  closers.push(
+    () => loopback.close(),
+    () => sidecar.close(),
+  );
   await sidecar.ready();
   return sidecar;
 }
@@ -62,14 +65,20 @@ async function runs(sidecar: FastifyInstance, grant: string): Promise<boolean> {
 }
 
 async function post(origin: string, revocation: string): Promise<number> {
-  const response = await request(`${origin}/revocations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ revocation }) });
+  const response = await request(`${origin}/revocations`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ revocation }),
+  });
   await response.body.dump();
   return response.statusCode;
 }
 
 /** An anonymous entry of the largest size the broker keeps: the right shape, signed by no one. */
 function junk(): string {
-  return `er1.${randomBytes(MAX_REVOCATION_LENGTH).toString("base64url").slice(0, MAX_REVOCATION_LENGTH - 4)}`;
+  return `er1.${randomBytes(MAX_REVOCATION_LENGTH)
+    .toString("base64url")
+    .slice(0, MAX_REVOCATION_LENGTH - 4)}`;
 }
 
 describe("a flood of maximum-size entries on the broker's feed", () => {
