@@ -8,7 +8,7 @@ export interface ReadinessSources {
   sync(): { intervalMs: number; lastSuccessAt: number | undefined; startedAt: number } | undefined;
   /**
    * Undefined when the sidecar follows no broker's revocations; else the follow interval
-   * and when the feed was last read to its end (ms since epoch).
+   * and when a follow tick last succeeded (ms since epoch).
    */
   revocationFollow?(): { intervalMs: number; lastSuccessAt: number | undefined; startedAt: number } | undefined;
   now?: () => number;

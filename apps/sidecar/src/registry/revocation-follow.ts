@@ -56,7 +56,7 @@ export class RevocationFollow {
     return this.#cursor;
   }
 
-  /** When a tick last read the feed to its end (ms since epoch); undefined before the first. Readiness reads it. */
+  /** When a tick last succeeded: every page it fetched read and recorded (ms since epoch); undefined before the first. Readiness reads it. */
   get lastSuccessAt(): number | undefined {
     return this.#lastSuccessAt;
   }
