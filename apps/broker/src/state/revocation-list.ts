@@ -143,6 +143,8 @@ export function createMemoryRevocationList(instance: number = MIN_INSTANCE + ran
 const STREAM = "eleven:broker:revocations";
 const SEEN = "eleven:broker:revocation:seen:";
 const MAX_STREAM_LENGTH = 200_000;
+/** Entries one XRANGE of a `since` reads at most. */
+const REDIS_CHUNK = 50;
 
 /**
  * Shared by every broker instance: one Redis stream, whose ids (`<ms>-<seq>`,
@@ -178,7 +180,16 @@ export function createRedisRevocationList(client: Redis): RevocationList {
         // A cursor of one process's own list says nothing about the shared stream: from the oldest kept.
         const shared = cursorInstance(cursor) === undefined ? cursor : "0";
         const start = compareCursor(shared, floor) > 0 ? shared : floor;
-        const fetched = await client.xrange(STREAM, `(${start}`, "+", "COUNT", MAX_REVOCATIONS_PER_PAGE);
+        // Read in chunks until the page is full, so a page of large entries does not pull 500 of them (12 MB) from Redis.
+        const fetched: [string, string[]][] = [];
+        let from = start;
+        while (fetched.length < MAX_REVOCATIONS_PER_PAGE) {
+          const chunk = await client.xrange(STREAM, `(${from}`, "+", "COUNT", REDIS_CHUNK);
+          fetched.push(...chunk);
+          const length = pageLength(fetched.map(([, fields]) => fields[1] ?? ""));
+          if (chunk.length < REDIS_CHUNK || length < fetched.length) break;
+          from = chunk.at(-1)?.[0] ?? from;
+        }
         const rows = fetched.slice(0, pageLength(fetched.map(([, fields]) => fields[1] ?? "")));
         const revocations = rows.map(([, fields]) => fields[1] ?? "").filter((token) => token !== "");
         const last = rows.at(-1)?.[0];
