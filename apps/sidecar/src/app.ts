@@ -78,7 +78,10 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       (connected) => {
         if (Date.now() - lastLoneWarning < 30_000) return;
         lastLoneWarning = Date.now();
-        app.log.warn({ connected_replicas: connected }, "the redis primary has fewer replicas than asked for: confirmations are kept on the primary alone until one attaches");
+        app.log.warn(
+          { connected_replicas: connected },
+          "the redis primary has fewer replicas than asked for: confirmations are kept on the primary alone until one attaches",
+        );
       },
     );
   const inFlight = new Set<Promise<unknown>>();

@@ -96,7 +96,14 @@ describe("recallConfirmation", () => {
     expect(codeOf(() => checkConfirmation(token, { grant, op, args, line, now: later }))).toBe("expired");
     const recalled = recallConfirmation(token, { grant, op, args });
     const checked = checkConfirmation(token, { grant, op, args, line, now: NOW });
-    expect(recalled).toEqual({ member: checked.member, gid: checked.gid, key: checked.key, nonce: checked.nonce, exp: checked.exp, argsDigest: checked.argsDigest });
+    expect(recalled).toEqual({
+      member: checked.member,
+      gid: checked.gid,
+      key: checked.key,
+      nonce: checked.nonce,
+      exp: checked.exp,
+      argsDigest: checked.argsDigest,
+    });
     expect(CheckedConfirmation.isChecked(recalled)).toBe(false);
     expect(codeOf(() => recallConfirmation(token, { grant, op, args: { ...args, number: "8" } }))).toBe("mismatch");
     expect(codeOf(() => recallConfirmation(token, { grant, op: "issues.lock", args }))).toBe("mismatch");

@@ -29,7 +29,18 @@ export const receiptPayloadSchema = z.strictObject({
   /** The bot the grant was sealed to (the grant's `aud`, an X25519 key). */
   aud: base64UrlOf(32, "aud"),
   /** The account the grant's credential acts as, when the grant names one. */
-  account: z.strictObject({ id: z.string().min(1).max(MAX_ACCOUNT_TEXT * 2), name: z.string().min(1).max(MAX_ACCOUNT_TEXT * 2) }).optional(),
+  account: z
+    .strictObject({
+      id: z
+        .string()
+        .min(1)
+        .max(MAX_ACCOUNT_TEXT * 2),
+      name: z
+        .string()
+        .min(1)
+        .max(MAX_ACCOUNT_TEXT * 2),
+    })
+    .optional(),
   /** The receipt public key that signed it: the bot's (`receipt_key` of `GET /v1/identity` on any of its sidecars). */
   kid: base64UrlOf(32, "kid"),
   integration: z.string().regex(INTEGRATION_ID),

@@ -135,7 +135,14 @@ export interface ConfirmationRef {
  */
 export function recallConfirmation(token: string, options: Pick<VerifyConfirmationBase, "grant" | "op" | "args">): ConfirmationRef {
   const { payload, argsBytes } = signedPayload(token, options);
-  return { member: options.grant.iss, gid: payload.gid, key: `${payload.gid}.${payload.nonce}`, nonce: payload.nonce, exp: payload.exp, argsDigest: toBase64Url(argsBytes) };
+  return {
+    member: options.grant.iss,
+    gid: payload.gid,
+    key: `${payload.gid}.${payload.nonce}`,
+    nonce: payload.nonce,
+    exp: payload.exp,
+    argsDigest: toBase64Url(argsBytes),
+  };
 }
 
 /** Consumes a checked confirmation in a synchronous replay store; throws `GrantError` `replayed` when it was used before. */

@@ -20,7 +20,13 @@ export async function settle(call: Call, answer: RunAnswer): Promise<CallResult>
   const durable = call.facts.access === "write" && final.status !== "confirmation_required";
   // An executor envelope goes out as the JSON text the executor already measured (a receipted one is a new object).
   const payload = call.shown ?? serializeEnvelope(final);
-  return await audited(call.context.audit, runAuditRecord(call.auditId, call.facts, final, elapsedMs(call.started)), call.log, { statusCode: 200, payload }, durable);
+  return await audited(
+    call.context.audit,
+    runAuditRecord(call.auditId, call.facts, final, elapsedMs(call.started)),
+    call.log,
+    { statusCode: 200, payload },
+    durable,
+  );
 }
 
 /** A call whose body did not parse: audited with the op only when it is well-formed, answered 400 with what was wrong. */
@@ -35,7 +41,10 @@ export async function settleInvalidBody(audit: AuditSink, log: FastifyBaseLogger
 export async function settleInternalError(call: Call, error: unknown): Promise<CallResult> {
   call.log.error({ err: error }, "run failed inside the sidecar");
   const record = failedCallAuditRecord(call.facts.op, "internal_error", elapsedMs(call.started), call.facts);
-  return await audited(call.context.audit, record, call.log, { statusCode: 500, payload: httpErrorBody("internal_error", "the sidecar failed to run this call") });
+  return await audited(call.context.audit, record, call.log, {
+    statusCode: 500,
+    payload: httpErrorBody("internal_error", "the sidecar failed to run this call"),
+  });
 }
 
 /** Writes the audit line, then gives the result; an unwritable audit log answers 500 instead. */
@@ -78,6 +87,9 @@ async function storeOutcome(call: Call, answer: RunAnswer): Promise<void> {
     await call.context.state.storeOutcome(call.consumed, serializeEnvelope(answer));
   } catch (error) {
     // The name only: a Redis error's message can name its URL.
-    call.log.error({ kind: error instanceof Error ? error.name : "unknown" }, "the outcome of a write could not be stored: the same call again cannot answer it");
+    call.log.error(
+      { kind: error instanceof Error ? error.name : "unknown" },
+      "the outcome of a write could not be stored: the same call again cannot answer it",
+    );
   }
 }

@@ -14,7 +14,8 @@ async function runRoutes(app: FastifyInstance): Promise<void> {
   app.post("/v1/run", async (request, reply) => {
     const started = performance.now();
     const parsed = parseRunBody(request.body);
-    if (!parsed.ok) return sendResult(reply, await settleInvalidBody(sidecar.audit, reply.log, wellFormedOp(request.body), started, parsed.issues, INVALID_BODY_MESSAGE));
+    if (!parsed.ok)
+      return sendResult(reply, await settleInvalidBody(sidecar.audit, reply.log, wellFormedOp(request.body), started, parsed.issues, INVALID_BODY_MESSAGE));
     // The registry running now: the call finishes on it, and its receipt names it.
     return sendResult(reply, await runCall(parsed.value, sidecar.live.current(), sidecar, reply.log));
   });

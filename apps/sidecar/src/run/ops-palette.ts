@@ -16,7 +16,8 @@ export async function opsPalette(body: OpsBody, context: GrantCheckContext & { r
   if (!checked.ok) return { status: "error", integration: checked.grant?.integration ?? null, error: checked.refusal };
   const { grant } = checked;
   // Listing runs nothing: what this sidecar knows is enough while the shared store is down.
-  if (await context.state.isRevoked({ gid: grant.gid, member: grant.iss }, "local-ok")) return { status: "error", integration: grant.integration, error: REVOKED_REFUSAL };
+  if (await context.state.isRevoked({ gid: grant.gid, member: grant.iss }, "local-ok"))
+    return { status: "error", integration: grant.integration, error: REVOKED_REFUSAL };
   const manifest = context.registry.get(grant.integration);
   const ops: PaletteOperation[] = [];
   for (const operation of manifest?.ops ?? []) {

@@ -82,7 +82,11 @@ describe("admit with Redis", () => {
     // The grant's fourth run: over its 3.
     const refused = await state.takeRun({ member: MEMBER, gid: "gid-1", integration: "github" }, "shared");
     expect(refused).toMatchObject({ ok: false, scope: "grant" });
-    expect(await state.admit({ gid: "gid-1", member: MEMBER, integration: "github" }, true)).toMatchObject({ ok: false, scope: "grant", retryAfterSeconds: expect.any(Number) });
+    expect(await state.admit({ gid: "gid-1", member: MEMBER, integration: "github" }, true)).toMatchObject({
+      ok: false,
+      scope: "grant",
+      retryAfterSeconds: expect.any(Number),
+    });
     // The integration counted 3 (a run refused by its grant's limit is not counted there): two more, then refused.
     expect(await state.admit({ gid: "gid-2", member: MEMBER, integration: "github" }, true)).toEqual({ ok: true });
     expect(await state.takeRun({ member: MEMBER, gid: "gid-3", integration: "github" }, "shared")).toEqual({ ok: true });
