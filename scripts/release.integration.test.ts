@@ -196,8 +196,8 @@ describe("pnpm release against a local registry", () => {
     for (const folder of publicFolders) expect(tags).toContain(`${packageJsonIn(folder).name}@${packageJsonIn(folder).version}`);
     expect(shOk("git", ["status", "--porcelain"], copy).trim()).toBe("");
     if (pending.length > 0) expect(readdirSync(join(copy, ".changeset")).filter((file) => pending.includes(file))).toEqual([]);
-    // The apps and tooling are private: never published.
-    for (const name of ["broker", "sidecar", "bench", "scripts", "test-support"]) {
+    // The apps, what they share and the tooling are private: never published.
+    for (const name of ["broker", "sidecar", "server-kit", "bench", "scripts", "test-support"]) {
       expect((await registryGet(`${SCOPE}${name}`)).status, `${SCOPE}${name} must not be published`).toBe(404);
     }
   }, 900_000);

@@ -17,7 +17,7 @@ import { closeClient, createRedisClient, waitReady } from "./state/redis-connect
 import { createRevokeBudgets } from "./state/revoke-budgets.js";
 import { createRevocationBudgets } from "./state/revocation-budgets.js";
 import { revocationsPlugin } from "./http/revocations-plugin.js";
-import { serverTimeoutOptions } from "./http/server-timeouts.js";
+import { serverTimeoutOptions } from "@eleven-integrations/server-kit";
 import { recordConnectSpan } from "./metrics/connect-span.js";
 import { webOrigins } from "./connect/return-to.js";
 import { checkReleaseSignature, loadServedRelease, type ServedRelease } from "./catalog/signed-release.js";

@@ -21,5 +21,5 @@ export { brokerEnvironmentSchema, type BrokerEnvironment } from "./config/enviro
 export { brokerFileSchema } from "./config/server-config.js";
 export { createMemoryRefreshLimiter, refreshTokenKey, type RefreshLimiter, type RefreshLimits, type RefreshDecision } from "./state/refresh-limiter.js";
 export { BINDING_COOKIE } from "./connect/browser-binding.js";
-export type { ServerTimeouts } from "./http/server-timeouts.js";
+export type { ServerTimeouts } from "@eleven-integrations/server-kit";
 export { authorizationErrorCode, type CallbackErrorCode } from "./connect/connect-callback.js";

@@ -3,7 +3,7 @@
 // `brokerEnvironmentSchema` (config/environment-schema.ts), then listens and closes gracefully on SIGINT/SIGTERM.
 import { closeOnSignals } from "./start/signals.js";
 import { startBroker, startupFailure } from "./start/start-server.js";
-import { startTracing } from "./start/tracing.js";
+import { startTracing } from "@eleven-integrations/server-kit";
 
 try {
   // Registered before the broker starts so every connect's span reaches it; flushed when the app closes.

@@ -22,7 +22,7 @@ import { revokePlugin } from "./http/revoke-plugin.js";
 import { whoamiPlugin } from "./http/whoami-plugin.js";
 import { runPlugin } from "./http/run-plugin.js";
 import { searchPlugin } from "./http/search-plugin.js";
-import { serverTimeoutOptions } from "./http/server-timeouts.js";
+import { serverTimeoutOptions } from "@eleven-integrations/server-kit";
 import { RegistrySync } from "./registry/registry-sync.js";
 import { HighWaterMark } from "./registry/high-water-mark.js";
 import { registrySyncSettings } from "./registry/registry-sync-config.js";

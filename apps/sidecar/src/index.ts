@@ -21,4 +21,4 @@ export { LocalState, type LocalStateOptions } from "./state/local-state.js";
 export { RedisState, redisKeyPrefix, type RedisStateOptions } from "./state/redis-state.js";
 export type { RevokeAnswer } from "./state/revoke.js";
 export { sidecarEnvironmentSchema, type SidecarEnvironment } from "./config/environment-schema.js";
-export type { ServerTimeouts } from "./http/server-timeouts.js";
+export type { ServerTimeouts } from "@eleven-integrations/server-kit";

@@ -6,7 +6,7 @@ import { optionsFromEnvironment } from "./config/server-config.js";
 import { closeOnSignals } from "./start/signals.js";
 import { SidecarStartError } from "./start/start-error.js";
 import { startSidecar } from "./start/start-server.js";
-import { startTracing } from "./start/tracing.js";
+import { startTracing } from "@eleven-integrations/server-kit";
 
 try {
   const options = optionsFromEnvironment(process.env);

@@ -3,7 +3,7 @@ import type { Dispatcher } from "undici";
 import { z } from "zod";
 import type { BrokerLoggerOption } from "../http/logging.js";
 import type { RefreshLimiter, RefreshLimits } from "../state/refresh-limiter.js";
-import type { ServerTimeouts } from "../http/server-timeouts.js";
+import type { ServerTimeouts } from "@eleven-integrations/server-kit";
 import type { RevocationOutcome } from "../connect/provider-revocation.js";
 import type { RevocationLimits } from "../state/revocation-budgets.js";
 import type { RevokeLimits } from "../state/revoke-budgets.js";

@@ -4,7 +4,7 @@ import type { Registry } from "@eleven-integrations/loader";
 import type { FastifyServerOptions } from "fastify";
 import type { Dispatcher } from "undici";
 import type { RateLimits, SharedState } from "../state/shared-state.js";
-import type { ServerTimeouts } from "../http/server-timeouts.js";
+import type { ServerTimeouts } from "@eleven-integrations/server-kit";
 import type { SidecarObservability } from "../metrics/observability.js";
 
 /** fastify's `logger` option (pino's options, `stream` honoured), as `buildApp` takes it. */

@@ -1,6 +1,6 @@
 import type { FastifyServerOptions } from "fastify";
 
-/** How long the sidecar waits on a client (the bot), in milliseconds. */
+/** How long a server (the broker, or the sidecar waiting on its bot) waits on a client, in milliseconds. */
 export interface ServerTimeouts {
   /** The whole request (headers and body) must arrive within this (default 15 000); else 408 and the connection closes. */
   requestMs?: number;

@@ -5,7 +5,7 @@ describe("tracingRequested", () => {
   it("is off without the standard variables, so only the no-op API is loaded", async () => {
     expect(tracingRequested({})).toBe(false);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: " " })).toBe(false);
-    expect(await startTracing({}, "eleven-sidecar")).toBeUndefined();
+    expect(await startTracing({}, "eleven-server")).toBeUndefined();
   });
 
   it("is on for OTEL_TRACES_EXPORTER=otlp or an OTLP endpoint", () => {

@@ -1,5 +1,5 @@
-// Loaded by the bin alone: the OpenTelemetry SDK is imported only when the standard
-// variables ask for traces, so a sidecar without them runs on the no-op API.
+// Loaded by each app's bin alone: the OpenTelemetry SDK is imported only when the standard
+// variables ask for traces, so a broker or sidecar without them runs on the no-op API.
 import { trace } from "@opentelemetry/api";
 
 /** The standard OpenTelemetry variables that decide whether traces are exported. */
