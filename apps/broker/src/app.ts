@@ -2,12 +2,12 @@ import { createExecutor, createHardenedDispatcher } from "@eleven-integrations/e
 import type { Registry } from "@eleven-integrations/loader";
 import { ready } from "@eleven-integrations/grants";
 import Fastify, { type FastifyInstance } from "fastify";
-import { brokerContextPlugin, type BrokerContext } from "./http/context.js";
+import { brokerContextPlugin, type BrokerContext } from "./broker-context.js";
 import { createRefreshFlights } from "./state/refresh-flight.js";
-import { catalogPlugin } from "./http/catalog-plugin.js";
+import { catalogPlugin } from "./routes/catalog-plugin.js";
 import { BrokerConfigError, redisTargetOf, validateBrokerSettings, type BrokerConfig, type ConfigIssue } from "./config/config.js";
-import { connectPlugin } from "./http/connect-plugin.js";
-import { healthPlugin } from "./http/health-plugin.js";
+import { connectPlugin } from "./routes/connect-plugin.js";
+import { healthPlugin } from "./routes/health-plugin.js";
 import { errorHandlingPlugin } from "./http/error-handling.js";
 import { brokerLoggerOptions } from "./http/logging.js";
 import { createOutboundFetch } from "./connect/outbound-fetch.js";
@@ -16,7 +16,7 @@ import { createMemoryRevocationList, createRedisRevocationList } from "./state/r
 import { closeClient, createRedisClient, waitReady } from "./state/redis-connection.js";
 import { createRevokeBudgets } from "./state/revoke-budgets.js";
 import { createRevocationBudgets } from "./state/revocation-budgets.js";
-import { revocationsPlugin } from "./http/revocations-plugin.js";
+import { revocationsPlugin } from "./routes/revocations-plugin.js";
 import { serverTimeoutOptions } from "@eleven-integrations/server-kit";
 import { recordConnectSpan } from "./metrics/connect-span.js";
 import { webOrigins } from "./connect/return-to.js";

@@ -16,7 +16,7 @@ export type { BrokerLoggerOption } from "./http/logging.js";
 export type { ServedCatalog, ServedCatalogEntry } from "./catalog/catalog.js";
 export type { TokenBundle } from "./connect/token-bundle.js";
 export { STATE_TTL_SECONDS } from "./connect/oauth-state.js";
-export type { BrokerContext } from "./http/context.js";
+export type { BrokerContext } from "./broker-context.js";
 export { brokerEnvironmentSchema, type BrokerEnvironment } from "./config/environment-schema.js";
 export { brokerFileSchema } from "./config/server-config.js";
 export { createMemoryRefreshLimiter, refreshTokenKey, type RefreshLimiter, type RefreshLimits, type RefreshDecision } from "./state/refresh-limiter.js";

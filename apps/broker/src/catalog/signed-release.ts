@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { parseRelease, ReleaseError, verifyParsedRelease, type ParsedRelease } from "@eleven-integrations/grants";
 import { loadRegistryFromRelease, RegistryError, type Registry } from "@eleven-integrations/loader";
-import { BrokerConfigError } from "../config/config.js";
+import { BrokerConfigError } from "../config/config-error.js";
 
 /** The signed registry release a broker serves at `GET /registry.signed`, byte for byte. */
 export interface ServedRelease {

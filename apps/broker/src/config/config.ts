@@ -8,16 +8,14 @@ import type { RevocationOutcome } from "../connect/provider-revocation.js";
 import type { RevocationLimits } from "../state/revocation-budgets.js";
 import type { RevokeLimits } from "../state/revoke-budgets.js";
 import type { RedisTarget } from "../state/redis-connection.js";
-import type { ConnectEvent } from "../http/context.js";
-import { markedError, KEY_PATTERN } from "@eleven-integrations/schema";
+import type { ConnectEvent } from "../connect/connect-event.js";
+import type { OAuthApp } from "../connect/oauth-app.js";
+import { BrokerConfigError, type ConfigIssue, type ConfigResult } from "./config-error.js";
+import { KEY_PATTERN } from "@eleven-integrations/schema";
 import type { BrokerObservability } from "../metrics/broker-metrics.js";
 
-/** The OAuth app the broker holds for one integration. */
-export interface OAuthApp {
-  clientId: string;
-  /** Sent only to the manifest's `token_url`, by HTTP Basic; never served or logged. */
-  clientSecret: string;
-}
+export { BrokerConfigError, type ConfigIssue, type ConfigResult } from "./config-error.js";
+export type { OAuthApp } from "../connect/oauth-app.js";
 
 /** What `buildApp` takes. `server.ts` maps its environment onto this. */
 export interface BrokerConfig {
@@ -125,25 +123,6 @@ export function redisTargetOf(config: Pick<BrokerConfig, "redisUrl" | "redisSent
 
 /** The plain-data part of the configuration, as a file or the environment gives it. */
 export type BrokerSettings = Pick<BrokerConfig, "publicUrl" | "stateKey" | "oldStateKeys" | "oauthApps" | "allowedReturnTo">;
-
-export interface ConfigIssue {
-  /** Where the value comes from: a key path, an environment variable, or `file: key`. */
-  path: string;
-  message: string;
-}
-
-export type ConfigResult<T> = { ok: true; value: T } | { ok: false; issues: ConfigIssue[] };
-
-/** A configuration the broker refuses to start with; `issues` names every problem, never a secret value. */
-export class BrokerConfigError extends markedError("BrokerConfigError") {
-  readonly code = "invalid_config" as const;
-  readonly issues: readonly ConfigIssue[];
-
-  constructor(issues: readonly ConfigIssue[]) {
-    super(`the broker configuration is not valid:\n` + issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n"));
-    this.issues = issues;
-  }
-}
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);

@@ -14,7 +14,7 @@ import type { OAuthTarget } from "./oauth-integration.js";
 import { isSameBrowser } from "./browser-binding.js";
 import { openState } from "./oauth-state.js";
 import { clientKeyCode, isPrivateUseScheme, renderStartConfirmation } from "./start-confirmation.js";
-import type { BrokerContext } from "../http/context.js";
+import type { BrokerContext } from "../broker-context.js";
 
 /**
  * `GET /connect/:id/start?client_key=&return_to=` (and `&<setting>=` for each

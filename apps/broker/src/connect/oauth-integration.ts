@@ -1,8 +1,8 @@
 import type { Manifest } from "@eleven-integrations/schema";
 import type * as oauth from "oauth4webapi";
 import { BrokerError } from "../http/broker-error.js";
-import type { BrokerContext } from "../http/context.js";
-import type { OAuthApp } from "../config/config.js";
+import type { BrokerContext } from "../broker-context.js";
+import type { OAuthApp } from "./oauth-app.js";
 import { dialectFetch, dialectOf, type OAuthDialect } from "./oauth-dialect.js";
 import type { OutboundFetch } from "./outbound-fetch.js";
 

@@ -1,5 +1,5 @@
 import type { RevocationDialect } from "@eleven-integrations/schema";
-import type { OAuthApp } from "../config/config.js";
+import type { OAuthApp } from "./oauth-app.js";
 import type { OutboundFetch, OutboundInit } from "./outbound-fetch.js";
 
 /** What the member's client hands over to revoke: the token, and what a dialect needs beside it. */

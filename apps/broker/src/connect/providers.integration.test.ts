@@ -13,7 +13,7 @@ import { startProviderStandIn, type ProviderStandIn } from "../__fixtures__/prov
 import { CLIENT_ID, CLIENT_SECRET, PUBLIC_URL, RETURN_TO, randomKey } from "../__fixtures__/test-registry.js";
 import type { TokenBundle } from "./token-bundle.js";
 import type { Manifest } from "@eleven-integrations/schema";
-import type { ConnectEvent } from "../http/context.js";
+import type { ConnectEvent } from "../connect/connect-event.js";
 import { identityExample } from "../__fixtures__/identity-examples.js";
 import { bindingFor } from "../__fixtures__/token-proofs.js";
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import * as oauth from "oauth4webapi";
 import { BrokerError } from "../http/broker-error.js";
-import type { BrokerContext } from "../http/context.js";
+import type { BrokerContext } from "../broker-context.js";
 import { clientAuthentication } from "./oauth-dialect.js";
 import type { OAuthTarget } from "./oauth-integration.js";
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import Fastify from "fastify";
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
-import type { ConnectEvent } from "../http/context.js";
+import type { ConnectEvent } from "../connect/connect-event.js";
 
 /** Gauges named like counters that `promtool check metrics` refuses (prometheus/client_js#283): left out. */
 const REFUSED_DEFAULTS = /^nodejs_active_(handles|requests|resources)_total$/;

@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
-import type { ConnectEvent } from "../http/context.js";
+import type { ConnectEvent } from "../connect/connect-event.js";
 
 /** The span each finished connect callback becomes. */
 export const CONNECT_SPAN_NAME = "eleven.connect";

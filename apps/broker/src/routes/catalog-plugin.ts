@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fastifyPlugin from "fastify-plugin";
-import { BROKER_CONTEXT } from "./context.js";
-import { BrokerError } from "./broker-error.js";
+import { BROKER_CONTEXT } from "../broker-context.js";
+import { BrokerError } from "../http/broker-error.js";
 import { servedCatalog, servedEntry } from "../catalog/catalog.js";
 import { catalogBodies, utf8Buffer } from "../catalog/catalog-body.js";
 import { CATALOG_PAGE_HEADERS, INTEGRATION_PAGE_HEADERS, renderCatalogPage, renderIntegrationPage } from "../catalog/catalog-page.js";
 import { createCatalogSearch, parseSearchQuery } from "../catalog/catalog-search.js";
-import { queryOf, single } from "./query.js";
+import { queryOf, single } from "../http/query.js";
 import { createRepresentation, ifNoneMatchHits, type Representation } from "../catalog/representation.js";
 
 /** Clients revalidate with the ETag after five minutes; a 304 costs them nothing. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fastifyPlugin from "fastify-plugin";
-import { BROKER_CONTEXT } from "./context.js";
+import { BROKER_CONTEXT } from "../broker-context.js";
 import { connectCallback } from "../connect/connect-callback.js";
 import { connectRefresh } from "../connect/connect-refresh.js";
 import { connectRevoke } from "../connect/connect-revoke.js";

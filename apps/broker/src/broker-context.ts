@@ -1,21 +1,16 @@
 import type { Executor } from "@eleven-integrations/executor";
 import type { Registry } from "@eleven-integrations/loader";
 import fastifyPlugin from "fastify-plugin";
-import type { OAuthApp } from "../config/config.js";
-import type { OutboundFetch } from "../connect/outbound-fetch.js";
-import type { RefreshFlights } from "../state/refresh-flight.js";
-import type { RefreshLimiter } from "../state/refresh-limiter.js";
-import type { RevocationList } from "../state/revocation-list.js";
-import type { RevocationBudgets } from "../state/revocation-budgets.js";
-import type { RevokeBudgets } from "../state/revoke-budgets.js";
-import type { RevocationOutcome } from "../connect/provider-revocation.js";
-import type { ServedRelease } from "../catalog/signed-release.js";
-
-/** How one connect ended: sealed (with or without an account), or the code the member was sent back with. */
-export interface ConnectEvent {
-  integration: string;
-  outcome: { ok: true; identified: boolean } | { ok: false; code: "access_denied" | "token_exchange_failed" | "provider_unavailable" | "invalid_callback" };
-}
+import type { ConnectEvent } from "./connect/connect-event.js";
+import type { OAuthApp } from "./connect/oauth-app.js";
+import type { OutboundFetch } from "./connect/outbound-fetch.js";
+import type { RefreshFlights } from "./state/refresh-flight.js";
+import type { RefreshLimiter } from "./state/refresh-limiter.js";
+import type { RevocationList } from "./state/revocation-list.js";
+import type { RevocationBudgets } from "./state/revocation-budgets.js";
+import type { RevokeBudgets } from "./state/revoke-budgets.js";
+import type { RevocationOutcome } from "./connect/provider-revocation.js";
+import type { ServedRelease } from "./catalog/signed-release.js";
 
 /** Everything the routes share, decorated on the instance as `app.broker`. */
 export interface BrokerContext {

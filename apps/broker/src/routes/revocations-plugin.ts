@@ -3,9 +3,9 @@ import { KEY_PATTERN } from "@eleven-integrations/schema";
 import type { FastifyInstance } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import { z } from "zod";
-import { BrokerError } from "./broker-error.js";
-import { BROKER_CONTEXT } from "./context.js";
-import { queryOf, single } from "./query.js";
+import { BrokerError } from "../http/broker-error.js";
+import { BROKER_CONTEXT } from "../broker-context.js";
+import { queryOf, single } from "../http/query.js";
 import { CURSOR, RevocationStoreUnavailable } from "../state/revocation-list.js";
 import type { WindowDecision } from "../state/window-counter.js";
 
