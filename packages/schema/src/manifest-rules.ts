@@ -1,4 +1,5 @@
-import type { Arg, Auth, Operation } from "./manifest-schema.js";
+import type { Auth } from "./auth-schema.js";
+import type { Arg, Operation } from "./operation-schema.js";
 import { placeholderNames } from "./placeholders.js";
 import { splitLine } from "./preview-line.js";
 import type { IssueSink } from "./rule-checks.js";
