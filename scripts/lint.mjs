@@ -1,7 +1,9 @@
-// Repository lint: no focused or skipped tests, no `any` in source, and no copy of a rule
+// Repository lint: no focused or skipped tests, no `any` in source nor in the built
+// declarations (dist/**/*.d.ts, see check-declarations.mjs), and no copy of a rule
 // that has one home in @eleven-integrations/schema (the error marker, the op-id and key patterns).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { declarationProblems } from "./check-declarations.mjs";
 
 const problems = [];
 function walk(dir) {
@@ -33,5 +35,6 @@ function check(path) {
     });
 }
 walk(process.argv[2] ?? "src");
+problems.push(...declarationProblems(process.cwd(), process.cwd()));
 for (const problem of problems) console.error(problem);
 if (problems.length > 0) process.exit(1);

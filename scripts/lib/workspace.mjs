@@ -22,6 +22,15 @@ export function publicPackages(root = repositoryRoot) {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** The folder of every workspace package, private ones too (not the repository root). */
+export function workspaceFolders(root = repositoryRoot) {
+  const listed = JSON.parse(execFileSync("pnpm", ["-r", "ls", "--json", "--depth", "-1"], { cwd: root, encoding: "utf8" }));
+  return listed
+    .map((entry) => entry.path)
+    .filter((path) => path !== root)
+    .sort();
+}
+
 /** Runs a command, its output shown, and throws with the command named when it fails. */
 export function run(command, args, options = {}) {
   execFileSync(command, args, { stdio: "inherit", ...options });

@@ -73,4 +73,4 @@ export {
 // One home for the rules every package shares (issue 19): the op-id and key patterns, the dot-path walker, the error-marker base.
 export { OP_ID_PATTERN, KEY_PATTERN } from "./patterns.js";
 export { dotPathProblem, valueAtDotPath } from "./dot-path.js";
-export { markedError, errorMarker, hasErrorMarker } from "./marked-error.js";
+export { markedError, errorMarker, hasErrorMarker, type MarkedError, type MarkedErrorClass } from "./marked-error.js";

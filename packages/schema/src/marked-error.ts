@@ -8,6 +8,22 @@ export function hasErrorMarker(value: unknown, name: string): boolean {
   return typeof value === "object" && value !== null && errorMarker(name) in value;
 }
 
+/** An instance of a class made by {@link markedError}: an `Error` whose `name` is the class's. */
+export interface MarkedError<Name extends string> extends Error {
+  readonly name: Name;
+}
+
+/**
+ * The class {@link markedError} makes, declared rather than inferred: the inferred type
+ * would carry every static of `ErrorConstructor`, `prepareStackTrace(): any` among them.
+ */
+export interface MarkedErrorClass<Name extends string> {
+  new (message?: string, options?: ErrorOptions): MarkedError<Name>;
+  readonly prototype: MarkedError<Name>;
+  /** True for an instance of this class from any installed copy of its package. */
+  isInstance<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T;
+}
+
 /**
  * The base of an error class that is recognised across copies of a package
  * (`instanceof` fails when two versions are installed):
@@ -19,7 +35,7 @@ export function hasErrorMarker(value: unknown, name: string): boolean {
  * `GrantError.isInstance(value): value is GrantError`. The name is written
  * once, as a string, so it survives minification.
  */
-export function markedError<const Name extends string>(name: Name) {
+export function markedError<const Name extends string>(name: Name): MarkedErrorClass<Name> {
   const marker = errorMarker(name);
   return class MarkedError extends Error {
     override readonly name: Name = name;
