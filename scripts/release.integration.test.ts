@@ -156,7 +156,7 @@ describe("pnpm release against a local registry", () => {
     const before = packageJsonIn("packages/schema").version;
     const result = sh("pnpm", ["release"], copy, { ELEVEN_RELEASE_REGISTRY: "https://registry.example.invalid/" });
     expect(result.status).not.toBe(0);
-    expect(result.output).toContain("refusing to publish: @eleven-integrations/cli would go to " + registry.url);
+    expect(result.output).toContain(`refusing to publish: @eleven-integrations/cli would go to ${registry.url}`);
     expect(packageJsonIn("packages/schema").version).toBe(before); // nothing versioned
   });
 

@@ -15,7 +15,9 @@ export function encodeForm(body: JsonValue): string {
 
 function visit(value: JsonValue, key: string, pairs: string[]): void {
   if (Array.isArray(value)) {
-    value.forEach((item, index) => visit(item, key === "" ? String(index) : `${key}[${index}]`, pairs));
+    value.forEach((item, index) => {
+      visit(item, key === "" ? String(index) : `${key}[${index}]`, pairs);
+    });
   } else if (value !== null && typeof value === "object") {
     for (const name of Object.keys(value)) {
       const encoded = encodeComponent(name);

@@ -168,7 +168,7 @@ describe("what the body is", () => {
   it("a 100,000-deep body overflows nothing: refused where it is walked, dropped where it is not", async () => {
     const depth = 100_000;
     const deepArray = "[".repeat(depth) + "]".repeat(depth);
-    const deepObject = '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+    const deepObject = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
     for (const body of [deepArray, deepObject, `{"data":${deepObject}}`]) {
       harness.server.handle((_request, reply) => reply.header("content-type", "application/json").send(body));
       expect(await run("raw.get")).toMatchObject({ error: { code: "bad_response", message: expect.stringMatching(/deeper than 64 levels/) } });

@@ -28,11 +28,15 @@ describe("ReplayCache", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 0, max: 1000 }), (exps, now) => {
         const cache = new ReplayCache();
-        exps.forEach((exp, index) => expect(cache.consume(`k${index}`, exp, 0)).toBe(true));
+        exps.forEach((exp, index) => {
+          expect(cache.consume(`k${index}`, exp, 0)).toBe(true);
+        });
         cache.consume("probe", now + 1, now);
         const unexpired = exps.filter((exp) => exp > now).length;
         expect(cache.size).toBe(unexpired + 1);
-        exps.forEach((exp, index) => expect(cache.consume(`k${index}`, exp + 1000, now)).toBe(exp <= now));
+        exps.forEach((exp, index) => {
+          expect(cache.consume(`k${index}`, exp + 1000, now)).toBe(exp <= now);
+        });
       }),
       { numRuns: 200 },
     );

@@ -64,5 +64,7 @@ function takeCanonicalBytes(registry: Registry, integrations: readonly unknown[]
   if (bytes.manifests.length !== integrations.length || entries.length !== integrations.length) return;
   for (let index = 0; index < entries.length; index += 1) if ((entries[index] as LoadedManifest).manifest !== integrations[index]) return;
   if (createHash("sha256").update(bytes.array).digest("hex") !== claimed) return;
-  entries.forEach((entry, index) => entry.takeCanonicalBytes(bytes.manifests[index] as Uint8Array));
+  entries.forEach((entry, index) => {
+    entry.takeCanonicalBytes(bytes.manifests[index] as Uint8Array);
+  });
 }

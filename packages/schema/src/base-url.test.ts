@@ -55,7 +55,7 @@ describe("baseUrlProblem answers the usual spelling without the URL parser, as t
     "https://api.xn--zz.example",
     "https://a-.example.com",
     "https://-a.example.com",
-    "https://" + "a".repeat(64) + ".example.com",
+    `https://${"a".repeat(64)}.example.com`,
     "https://api",
   ])("%s", (base) => {
     expect(baseUrlProblem(base)).toBe(parsedBaseProblem(base));

@@ -22,7 +22,9 @@ export function forbiddenKeys(value: unknown): ForbiddenKey[] {
   const walk = (node: unknown, path: PropertyKey[], depth: number): void => {
     if (node === null || typeof node !== "object" || depth > MAX_DEPTH) return;
     if (Array.isArray(node)) {
-      node.forEach((item, index) => walk(item, [...path, index], depth + 1));
+      node.forEach((item, index) => {
+        walk(item, [...path, index], depth + 1);
+      });
       return;
     }
     for (const key of Object.keys(node)) {

@@ -83,9 +83,15 @@ function parse(path: string): PathTemplateResult {
   const rawSegments = pathPart.slice(1).split("/");
   rawSegments.forEach((raw, index) => {
     const arg = wholePlaceholder(raw);
-    if (arg !== undefined) return void segments.push({ kind: "arg", name: arg });
+    if (arg !== undefined) {
+      segments.push({ kind: "arg", name: arg });
+      return;
+    }
     const suffixed = SUFFIXED.exec(raw);
-    if (suffixed !== null) return void segments.push({ kind: "arg", name: suffixed[1] as string, suffix: suffixed[2] as string });
+    if (suffixed !== null) {
+      segments.push({ kind: "arg", name: suffixed[1] as string, suffix: suffixed[2] as string });
+      return;
+    }
     if (raw.includes("{") || raw.includes("}")) {
       problems.push(
         `segment "${raw}": a placeholder must be a whole segment (or be followed by a literal suffix that starts with ":" or "."), and braces are not allowed otherwise`,

@@ -14,7 +14,7 @@ export class BrokerConfigError extends markedError("BrokerConfigError") {
   readonly issues: readonly ConfigIssue[];
 
   constructor(issues: readonly ConfigIssue[]) {
-    super(`the broker configuration is not valid:\n` + issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n"));
+    super(`the broker configuration is not valid:\n${issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n")}`);
     this.issues = issues;
   }
 }

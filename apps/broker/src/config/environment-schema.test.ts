@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { brokerEnvironmentSchema, parseEnvironment } from "./environment-schema.js";
 import { brokerFileSchema } from "./server-config.js";
 
-const KEY = "A".repeat(42) + "A";
+const KEY = `${"A".repeat(42)}A`;
 
 describe("the broker's environment schema (what loadServerConfig parses, and the source of docs/operating.md's table)", () => {
   it("describes every variable, and every config-file key it names exists in the file schema", () => {

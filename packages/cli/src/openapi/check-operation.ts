@@ -238,7 +238,9 @@ function walkBody(value: JsonValue, schemas: Schema[], path: string, context: Bo
   const where = path === "" ? "body" : `body ${path}`;
   if (Array.isArray(value)) {
     const items = schemas.flatMap(itemSchemas);
-    value.forEach((item, index) => walkBody(item, items.length > 0 ? items : [{}], `${path}[${index}]`, context));
+    value.forEach((item, index) => {
+      walkBody(item, items.length > 0 ? items : [{}], `${path}[${index}]`, context);
+    });
     return;
   }
   if (value !== null && typeof value === "object") {

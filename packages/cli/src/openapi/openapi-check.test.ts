@@ -303,7 +303,7 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
           "  /things:",
           "    get:",
           "      responses:",
-          "        '200': { description: ok, content: { application/json: { schema: { $ref: 'http://127.0.0.1:" + port + "/schemas.yaml#/A' } } } }",
+          `        '200': { description: ok, content: { application/json: { schema: { $ref: 'http://127.0.0.1:${port}/schemas.yaml#/A' } } } }`,
         ].join("\n"),
       );
       const result = await check(acme([list]), spec);
