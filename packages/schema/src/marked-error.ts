@@ -15,7 +15,7 @@ export interface MarkedError<Name extends string> extends Error {
 
 /**
  * The class {@link markedError} makes, declared rather than inferred: the inferred type
- * would carry every static of `ErrorConstructor`, `prepareStackTrace(): any` among them.
+ * would carry every static of `ErrorConstructor`, `prepareStackTrace`, typed `any`, among them.
  */
 export interface MarkedErrorClass<Name extends string> {
   new (message?: string, options?: ErrorOptions): MarkedError<Name>;
