@@ -184,6 +184,58 @@ describe("look-alike letters are judged by UTS #39 confusable skeletons (finding
   });
 });
 
+describe("Canadian Syllabics look-alikes are flagged like other look-alikes (third review, finding 11)", () => {
+  // The attack: syllabics that pass for Latin capitals mixed into an ASCII value. Before, ᑕ, ᗩ, ᗴ had no
+  // ASCII prototype in confusables.txt (so a run holding one read as "other") and the script counted as
+  // "Other", which Latin may sit beside: "pay ᑭᗩᒪ" and "Send to ᗪᗩᐯᗴ" passed with no flag at all.
+  const attacks: [string, string][] = [
+    ["pay \u146D\u15E9\u14AA", "pay PAL"],
+    ["Send to \u15EA\u15E9\u142F\u15F4", "Send to DAVE"],
+    ["acct \u1455\u0031", "acct C1"],
+    ["\u1455\u15E9\u146D", "CAP"],
+    ["\u157C\u15F4\u14AA\u14AA\u15F4", "HELLE"],
+    ["\u15F7\u1455\u15EA acme", "BCD acme"],
+  ];
+  for (const [value, readsAs] of attacks) {
+    it(`${JSON.stringify(value)} is flagged look_alike, reading as ${JSON.stringify(readsAs)}`, () => {
+      const found = findLookAlike(value);
+      expect(found?.flags).toContain("look_alike");
+      expect(found?.reads_as).toBe(readsAs);
+      expect(found?.scripts).toContain("Canadian_Aboriginal");
+    });
+  }
+
+  it("ᑭ ᗷ ᑕ ᗪ ᕼ each mixed into an ASCII word is flagged mixed_script and look_alike", () => {
+    for (const [letter, latin] of [
+      ["\u146D", "P"],
+      ["\u15F7", "B"],
+      ["\u1455", "C"],
+      ["\u15EA", "D"],
+      ["\u157C", "H"],
+    ] as const) {
+      const found = findLookAlike(`ACME${letter}AY`);
+      expect(found?.flags, letter).toEqual(["mixed_script", "look_alike"]);
+      expect(found?.reads_as).toBe(`ACME${latin}AY`);
+    }
+  });
+
+  it("Latin beside a whole word of syllabics anywhere in the value is mixed_script, as beside Cherokee or Lisu", () => {
+    // ᐃᓄᒃᑎᑐᑦ (Inuktitut) imitates nothing, but beside Latin it could hide look-alikes the table does not know.
+    expect(findLookAlike("Inuktitut \u1403\u14C4\u1483\u144E\u1450\u1466")?.flags).toContain("mixed_script");
+    // The same word alone reads as itself.
+    expect(findLookAlike("\u1403\u14C4\u1483\u1450\u1466")).toBeUndefined();
+  });
+
+  it("a chip value carries the flag and what it reads as", () => {
+    const owner = { domain: "acme.com", owner_type: "individual", given: "Ada", family: "Lovelace", street: "1 Main St", city: "London", zip: "N1", country: "GB" };
+    const email = "service@\u15E9\u1455ME.com";
+    const details = confirmDetails(REGISTER, { ...owner, email });
+    expect(details).toEqual([
+      expect.objectContaining({ name: "email", value: email, flags: ["mixed_script", "look_alike"], reads_as: "service@ACME.com" }),
+    ]);
+  });
+});
+
 describe("the whole line is bounded", () => {
   const owner = {
     domain: "acme.com",

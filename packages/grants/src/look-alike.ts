@@ -1,5 +1,6 @@
 import { displayWholeValue } from "./confirm-text.js";
 import { confusablePrototype, skeleton } from "./unicode/confusables.js";
+import { syllabicsLookAlike } from "./unicode/syllabics-look-alikes.js";
 
 /**
  * Scripts a letter is told apart by when judging whether a word mixes scripts.
@@ -14,6 +15,7 @@ const SCRIPTS: [string, RegExp][] = [
   ["Cherokee", /\p{Script=Cherokee}/u],
   ["Coptic", /\p{Script=Coptic}/u],
   ["Lisu", /\p{Script=Lisu}/u],
+  ["Canadian_Aboriginal", /\p{Script=Canadian_Aboriginal}/u],
   ["Georgian", /\p{Script=Georgian}/u],
   ["Hebrew", /\p{Script=Hebrew}/u],
   ["Arabic", /\p{Script=Arabic}/u],
@@ -30,7 +32,7 @@ const SCRIPTS: [string, RegExp][] = [
 const ONE_WRITING_SYSTEM = [new Set(["Latin", "Han", "Hiragana", "Katakana"]), new Set(["Latin", "Han", "Bopomofo"]), new Set(["Latin", "Han", "Hangul"])];
 
 /** Scripts whose letters pass for Latin ones: Latin beside them anywhere in a value is flagged. */
-const LATIN_LOOK_ALIKE_SCRIPTS = new Set(["Cyrillic", "Greek", "Armenian", "Cherokee", "Coptic", "Lisu"]);
+const LATIN_LOOK_ALIKE_SCRIPTS = new Set(["Cyrillic", "Greek", "Armenian", "Cherokee", "Coptic", "Lisu", "Canadian_Aboriginal"]);
 
 const LETTER = /\p{L}/u;
 const NO_SCRIPT = /[\p{Script=Common}\p{Script=Inherited}]/u;
@@ -58,7 +60,8 @@ function isOneWritingSystem(scripts: Set<string>): boolean {
  * compatibility form when that is ASCII and the code point is a letter or decimal
  * digit (fullwidth `ａ`, mathematical `𝐦`, the ligature `ﬁ`; not `²` or `™`, which
  * read as what they are), else its UTS #39 prototype when that is ASCII (`а`, `ꓲ`,
- * `ɑ`, `∣`). The compatibility form comes first so `𝐦` reads as `m`, not as its
+ * `ɑ`, `∣`), else the Latin capital a Canadian Syllabics letter passes for where
+ * confusables.txt gives it none (`ᑕ`, `ᗩ`). The compatibility form comes first so `𝐦` reads as `m`, not as its
  * skeleton `rn`.
  */
 export function imitatedAscii(codePoint: number): string | undefined {
@@ -69,7 +72,8 @@ export function imitatedAscii(codePoint: number): string | undefined {
     if (ASCII_ALPHANUMERIC.test(compatible)) return compatible;
   }
   const prototype = confusablePrototype(codePoint);
-  return prototype !== undefined && ASCII_ALPHANUMERIC.test(prototype) ? prototype : undefined;
+  if (prototype !== undefined && ASCII_ALPHANUMERIC.test(prototype)) return prototype;
+  return syllabicsLookAlike(codePoint);
 }
 
 /**
