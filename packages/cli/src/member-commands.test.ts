@@ -82,6 +82,24 @@ describe("integrations grant", () => {
     }
   });
 
+  it("issues a Twilio grant whose Account SID is upper-case AC and 32 hex (the manifest's own pattern), and refuses one off it", async () => {
+    const member = await memberKeyFile();
+    const bot = generateBotKeys();
+    const sid = `AC${"0123456789abcdef".repeat(2)}`;
+    const base = ["grant", "--member", member.file, "--bot", bot.publicKey, "--integration", "twilio", "--access", "read", "--token-env", "GITHUB_TOKEN"];
+    expect(await main([...base, "--connection", `account_sid=${sid}`], io)).toBe(0);
+    const grant = openGrant(out.join("").trim(), { bot, trustedMembers: [member.publicKey] });
+    expect(grant.connection).toEqual({ account_sid: sid });
+    out.length = 0;
+    for (const bad of [[`account_sid=${sid.toLowerCase()}`], ["account_sid=AC123"], [`account_sid=${sid}`, "region=us1"], []]) {
+      err.length = 0;
+      expect(await main([...base, ...bad.flatMap((value) => ["--connection", value])], io), bad.join(" ")).toBe(2);
+      expect(err.join("")).toMatch(/--connection (account_sid|region) /);
+    }
+    expect(err.join("")).toContain("Account SID");
+    expect(out).toEqual([]);
+  });
+
   it("refuses a missing token, a write op in a read grant, an unknown op, and a key file others can read", async () => {
     const member = await memberKeyFile();
     const bot = generateBotKeys().publicKey;

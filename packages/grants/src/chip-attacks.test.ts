@@ -227,12 +227,19 @@ describe("Canadian Syllabics look-alikes are flagged like other look-alikes (thi
   });
 
   it("a chip value carries the flag and what it reads as", () => {
-    const owner = { domain: "acme.com", owner_type: "individual", given: "Ada", family: "Lovelace", street: "1 Main St", city: "London", zip: "N1", country: "GB" };
+    const owner = {
+      domain: "acme.com",
+      owner_type: "individual",
+      given: "Ada",
+      family: "Lovelace",
+      street: "1 Main St",
+      city: "London",
+      zip: "N1",
+      country: "GB",
+    };
     const email = "service@\u15E9\u1455ME.com";
     const details = confirmDetails(REGISTER, { ...owner, email });
-    expect(details).toEqual([
-      expect.objectContaining({ name: "email", value: email, flags: ["mixed_script", "look_alike"], reads_as: "service@ACME.com" }),
-    ]);
+    expect(details).toEqual([expect.objectContaining({ name: "email", value: email, flags: ["mixed_script", "look_alike"], reads_as: "service@ACME.com" })]);
   });
 });
 

@@ -124,7 +124,8 @@ describe("account, connection and cred.expires_at", () => {
       [{ account: "12345" }, "`account`"],
       [{ connection: {} }, "`connection`"],
       [{ connection: { Subdomain: "acme" } }, "`connection`"],
-      [{ connection: { subdomain: "Acme" } }, "`connection.subdomain`"],
+      // Upper case is a path segment's (Twilio's AC…): a host setting's lowercase rule is held where the base is resolved.
+      [{ connection: { subdomain: "acme!" } }, "`connection.subdomain`"],
       [{ connection: { subdomain: "acme.evil.com" } }, "`connection.subdomain`"],
       [{ connection: { subdomain: "a".repeat(64) } }, "`connection.subdomain`"],
       [{ connection: { subdomain: "" } }, "`connection.subdomain`"],
@@ -153,6 +154,37 @@ describe("account, connection and cred.expires_at", () => {
     const error = thrown(() => issueGrant(input({ credential: { kind: "oauth", token: "zd_secretToken", expires_at: -5 } })));
     expect(error.message).toContain("expires_at");
     expect(error.message).not.toContain("zd_secretToken");
+  });
+});
+
+describe("tenant values follow the manifest's own pattern (third review, finding 12)", () => {
+  // Twilio's manifest: the Account SID is a path segment, upper-case AC and 32 hex digits.
+  const TWILIO_AUTH = { base: "https://api.twilio.com/2010-04-01/Accounts/{account_sid}", tenant: { account_sid: { pattern: "^AC[0-9a-f]{32}$" } } };
+  const SID = `AC${"0123456789abcdef".repeat(2)}`;
+  const twilio = (connection: Record<string, string>) =>
+    input({ integration: "twilio", credential: { kind: "pat", token: "dHdpbGlv" }, connection, auth: TWILIO_AUTH });
+
+  it("the attack was a refusal: a Twilio grant whose Account SID starts with upper-case AC is issued, and opens with it", () => {
+    const grant = open(issueGrant(twilio({ account_sid: SID })));
+    expect(grant.connection).toEqual({ account_sid: SID });
+  });
+
+  it("a value off the manifest's pattern, a missing setting or an undeclared one is refused when issued", () => {
+    expect(refusal(() => issueGrant(twilio({ account_sid: SID.toLowerCase() })))).toBe("malformed");
+    expect(thrown(() => issueGrant(twilio({ account_sid: `AC${"z".repeat(32)}` }))).message).toContain("pattern");
+    expect(refusal(() => issueGrant(input({ integration: "twilio", connection: undefined, auth: TWILIO_AUTH })))).toBe("malformed");
+    expect(refusal(() => issueGrant(twilio({ account_sid: SID, region: "us1" })))).toBe("malformed");
+    // A host setting stays one lowercase DNS label even under its manifest.
+    const zendesk = { base: "https://{subdomain}.zendesk.com/api/v2", tenant: { subdomain: { pattern: ".+" } } };
+    expect(refusal(() => issueGrant(input({ connection: { subdomain: "ACME" }, auth: zendesk })))).toBe("malformed");
+    expect(open(issueGrant(input({ connection: { subdomain: "acme" }, auth: zendesk }))).connection).toEqual({ subdomain: "acme" });
+  });
+
+  it("a payload carries path-segment characters at most: a dot, a slash or a 64th character is refused when opened", () => {
+    for (const value of ["AC..", "a/b", "a.b", "A".repeat(64), "AC 1"]) {
+      expect(() => checkGrantPayload(payload({ connection: { account_sid: value } })), value).toThrow("`connection.account_sid`");
+    }
+    expect(checkGrantPayload(payload({ connection: { account_sid: SID } })).connection).toEqual({ account_sid: SID });
   });
 });
 

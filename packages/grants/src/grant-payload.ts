@@ -66,8 +66,9 @@ export const MAX_ACCOUNT_TEXT = 256;
 /** Most settings one connection carries. */
 export const MAX_CONNECTION_SETTINGS = 8;
 const CONNECTION_KEY = /^[a-z][a-z0-9_]{0,39}$/;
-// A DNS label's alphabet and length: settings end up in a host name or a path.
-const CONNECTION_VALUE = /^[a-z0-9-]{1,63}$/;
+// What a host label or a path segment may hold, at a DNS label's length: the manifest's own
+// pattern (and, in a host, the lowercase DNS label rule) is held where the base is resolved.
+const CONNECTION_VALUE = /^[A-Za-z0-9_-]{1,63}$/;
 const LONE_SURROGATE = /\p{Cs}/u;
 
 export const INTEGRATION_ID = /^[a-z][a-z0-9-]{0,39}$/;
@@ -155,7 +156,7 @@ function checkConnection(connection: unknown): Record<string, string> {
     if (!CONNECTION_KEY.test(key)) refuse("`connection` has a key that is not [a-z][a-z0-9_]*, at most 40 characters");
     const value = connection[key];
     if (typeof value !== "string" || !CONNECTION_VALUE.test(value)) {
-      refuse(`\`connection.${key}\` must be 1 to 63 characters of [a-z0-9-]`);
+      refuse(`\`connection.${key}\` must be 1 to 63 characters of [A-Za-z0-9_-]`);
     }
     settings[key] = value;
   }

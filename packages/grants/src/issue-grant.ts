@@ -1,3 +1,4 @@
+import { connectionProblems, type TenantAuth } from "@eleven-integrations/schema";
 import { decodeKey, toBase64Url } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
 import { checkGrantPayload, grantJson, isUnixSeconds, type Grant } from "./grant-payload.js";
@@ -31,11 +32,19 @@ export interface IssueGrantInput {
   /** The account the credential acts as (the bundle's `account`, or `--account <id:name>`); shown to the member and the bot. */
   account?: { id: string; name: string };
   /**
-   * The connection's tenant settings (`{ subdomain: "acme" }`): keys
-   * `[a-z][a-z0-9_]*`, values 1 to 63 characters of `[a-z0-9-]`, at most 8.
-   * Signed with the rest, so the bot cannot change them.
+   * The connection's tenant settings (`{ subdomain: "acme" }`, `{ account_sid: "AC…" }`):
+   * keys `[a-z][a-z0-9_]*`, at most 8. Signed with the rest, so the bot cannot change
+   * them. Each value follows the manifest's own tenant pattern when `auth` is given;
+   * without it, only a lowercase DNS label's characters (`[a-z0-9-]`, valid wherever a
+   * setting stands) are issued.
    */
   connection?: Record<string, string>;
+  /**
+   * The manifest's `auth` (`base` and `tenant`): `connection` is checked against it
+   * (`connectionProblems`: every setting `base` names, none other, each value in its
+   * place's rule and the declared pattern), so a value the sidecar would refuse is never issued.
+   */
+  auth?: TenantAuth;
   /** Life of the grant in seconds, 1 to 3600; longer is refused (`ttl_too_long`), never clamped. */
   ttlSeconds: number;
   /** Unix seconds; defaults to the clock. */
@@ -93,9 +102,29 @@ export function issueGrant(input: IssueGrantInput): string {
   if (input.account !== undefined) draft["account"] = { ...input.account };
   if (input.connection !== undefined) draft["connection"] = { ...input.connection };
   const grant = checkGrantPayload(draft);
+  checkIssuedConnection(grant.connection, input.auth);
 
   const { signature, payload } = signGrantPayload(grant, member.secretKey);
   const token = GRANT_PREFIX + toBase64Url(sodium.crypto_box_seal(concatBytes(signature, payload), botPublicKey));
   if (token.length > MAX_GRANT_LENGTH) throw new GrantError("malformed", `the grant would be over ${MAX_GRANT_LENGTH} characters`);
   return token;
+}
+
+/** Without the manifest's auth, a value's place is unknown: only what is valid in a host and a path alike is issued. */
+const PLACE_FREE_VALUE = /^[a-z0-9-]{1,63}$/;
+
+function checkIssuedConnection(connection: Record<string, string> | undefined, auth: TenantAuth | undefined): void {
+  if (auth !== undefined) {
+    const first = connectionProblems(auth, connection)[0];
+    if (first !== undefined) throw new GrantError("malformed", `\`connection.${first.setting}\` ${first.message}`);
+    return;
+  }
+  for (const [key, value] of Object.entries(connection ?? {})) {
+    if (!PLACE_FREE_VALUE.test(value)) {
+      throw new GrantError(
+        "malformed",
+        `\`connection.${key}\` must be 1 to 63 characters of [a-z0-9-] unless the manifest's auth is given (its own tenant pattern then)`,
+      );
+    }
+  }
 }

@@ -41,6 +41,7 @@ export {
   type TenantPlaceholder,
   type TenantTemplateResult,
 } from "./tenant-url.js";
+export { connectionProblems, type ConnectionProblem, type TenantAuth } from "./connection-check.js";
 export { parseManifest, formatJsonPath, type ManifestIssue, type ParseManifestResult } from "./parse-manifest.js";
 export { parsePathTemplate, type PathTemplate, type PathSegment, type QueryPair } from "./path-template.js";
 export { splitTemplate, placeholderNames, PLACEHOLDER, type TemplatePart } from "./placeholders.js";

@@ -1,4 +1,5 @@
 import { GrantError, issueGrant, ready } from "@eleven-integrations/grants";
+import { connectionProblems } from "@eleven-integrations/schema";
 import { UsageError, type CommandIo } from "../io.js";
 import { readKeyFile } from "../key-file.js";
 import { resolveRegistry } from "../resolve-registry.js";
@@ -13,6 +14,20 @@ function parseAccount(text: string): { id: string; name: string } {
   return { id, name };
 }
 
+/** `--connection name=value` values into the grant's connection; none given is no connection. */
+function connectionSettings(values: readonly string[]): Record<string, string> | undefined {
+  if (values.length === 0) return undefined;
+  const settings: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const value of values) {
+    const equals = value.indexOf("=");
+    if (equals <= 0) throw new UsageError(`--connection takes name=value, got "${escapeText(value)}"`);
+    const name = value.slice(0, equals);
+    if (Object.hasOwn(settings, name)) throw new UsageError(`--connection ${escapeText(name)} is given twice`);
+    settings[name] = value.slice(equals + 1);
+  }
+  return { ...settings };
+}
+
 export interface GrantCommand {
   memberFile: string;
   botPublicKey: string;
@@ -22,6 +37,8 @@ export interface GrantCommand {
   tokenEnv: string;
   /** `<id>:<name>`, split at the first colon. */
   account?: string | undefined;
+  /** `--connection name=value`, one per tenant setting. */
+  connection?: readonly string[] | undefined;
   kind: string;
   ttlSeconds: string;
   dir: string | undefined;
@@ -50,6 +67,15 @@ export async function grant(command: GrantCommand, io: CommandIo): Promise<numbe
     if (found === undefined) throw new UsageError(`${command.integration} has no op "${op}"`);
     if (command.access === "read" && found.access === "write") throw new UsageError(`"${op}" is a write; a read grant can never run it`);
   }
+  const connection = connectionSettings(command.connection ?? []);
+  const problems = connectionProblems(manifest.auth, connection);
+  if (problems.length > 0) {
+    const told = problems.map((problem) => {
+      const described = manifest.auth.tenant?.[problem.setting]?.description;
+      return `--connection ${escapeText(problem.setting)} ${problem.message}${described === undefined ? "" : ` (${described})`}`;
+    });
+    throw new UsageError(`${command.integration}: ${told.join("; ")}`);
+  }
   await ready();
   const member = await readKeyFile(command.memberFile, "member");
   try {
@@ -62,6 +88,7 @@ export async function grant(command: GrantCommand, io: CommandIo): Promise<numbe
       ...(command.ops.length > 0 ? { ops: command.ops } : {}),
       credential: { kind: command.kind, token },
       ...(account === undefined ? {} : { account }),
+      ...(connection === undefined ? {} : { connection, auth: manifest.auth }),
       ttlSeconds,
     });
     io.stdout(`${sealed}\n`);

@@ -28,6 +28,11 @@ export const grantCommand = defineCommand({
     ttl: { value: "seconds", default: "3600", help: "how long the grant lasts (at most 3600)" },
     "token-env": { value: "name", default: "INTEGRATION_TOKEN", help: "the environment variable holding the token" },
     account: { value: "id:name", help: "which of your accounts at the provider the token acts as (shown to the bot, in its palette and audit line)" },
+    connection: {
+      value: "name=value",
+      repeatable: true,
+      help: "a tenant setting of the connection (repeat the flag), checked against the manifest's own pattern: account_sid=AC… for Twilio, subdomain=acme for Zendesk",
+    },
     dir: DIR,
   },
   run: async ({ flags }, io) =>
@@ -42,6 +47,7 @@ export const grantCommand = defineCommand({
         ttlSeconds: flags.ttl,
         tokenEnv: flags["token-env"],
         account: flags.account,
+        connection: flags.connection,
         dir: flags.dir,
       },
       io,
