@@ -140,6 +140,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   });
   if (observability !== undefined) {
     const { metrics } = observability;
+    metrics.labelsFrom(() => live.current().registry);
     metrics.beforeScrape(() => {
       metrics.setRegistrySequence(live.current().info.sequence);
       const redis = redisReady();

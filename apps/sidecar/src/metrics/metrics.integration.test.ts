@@ -80,6 +80,30 @@ describe("the metrics listener", () => {
     for (const secret of [SECRET_ARG, MEMBER_TOKEN, token, member.publicKey, sidecar.publicKey, grant.slice(0, 24)]) expect(text).not.toContain(secret);
   });
 
+  it("the attack: made-up op ids, integrations and methods add no series; each counts under one unknown value", async () => {
+    const run = (grant: string, op: string) =>
+      httpCall({ port: sidecar.port, method: "POST", path: "/v1/run", headers: { authorization: `Bearer ${token}` }, body: { grant, op } });
+    const github = grantFor({ botPublicKey: sidecar.publicKey });
+    const madeUp = (index: number) => grantFor({ botPublicKey: sidecar.publicKey, integration: `made-up-${index}`, manifestHash: "ab".repeat(32) });
+    const attack = async (from: number, to: number) => {
+      for (let index = from; index < to; index += 1) {
+        await run(github, `repos.made_up_${index}`);
+        await run(madeUp(index), `things.list_${index}`);
+        const method = ["PROPFIND", "MKCOL", "LOCK", "UNLOCK", "COPY", "MOVE", "SEARCH", "PURGE"][index % 8] as string;
+        await httpCall({ port: sidecar.port, method, path: `/v1/run/${index}`, headers: { authorization: `Bearer ${token}` } });
+      }
+    };
+    const series = (text: string) => text.split("\n").filter((line) => line.startsWith("eleven_sidecar_")).length;
+    await attack(0, 8);
+    const before = series(await scrape());
+    await attack(8, 150);
+    const text = await scrape();
+    expect(series(text)).toBe(before);
+    expect(text).toMatch(/^eleven_sidecar_runs_total\{integration="github",op="unknown",status="error",code="[a-z_]+"\} 150$/m);
+    expect(text).toMatch(/^eleven_sidecar_runs_total\{integration="unknown",op="unknown",status="error",code="[a-z_]+"\} 150$/m);
+    expect(text).not.toMatch(/made_up|made-up|things\.list/);
+  });
+
   it("passes promtool check metrics", async () => {
     const text = await scrape();
     const result = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });

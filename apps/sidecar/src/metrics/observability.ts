@@ -21,7 +21,7 @@ export function countingAuditSink(audit: AuditSink, metrics: SidecarMetrics): Au
 /** Counts every answer of the main listener by its route pattern (`/v1/run`), never the raw URL; unmatched URLs count as `unmatched`. */
 export function countRequests(app: FastifyInstance, metrics: SidecarMetrics): void {
   app.addHook("onResponse", (request, reply, done) => {
-    metrics.recordRequest(request.routeOptions.url ?? "unmatched", request.method, reply.statusCode);
+    metrics.recordRequest(request.routeOptions.url, request.method, reply.statusCode);
     done();
   });
 }

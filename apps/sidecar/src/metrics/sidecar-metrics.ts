@@ -1,5 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { Registry as ManifestRegistry } from "@eleven-integrations/loader";
 import type { AuditRecord } from "../audit/audit-log.js";
+import { MetricLabels } from "./metric-labels.js";
 
 /**
  * prom-client's default `nodejs_active_{handles,requests,resources}_total` are gauges
@@ -8,7 +10,11 @@ import type { AuditRecord } from "../audit/audit-log.js";
  */
 const REFUSED_DEFAULTS = /^nodejs_active_(handles|requests|resources)_total$/;
 
-/** Labels are only names the sidecar chose (integration, op, status, code, route): never a token, arg or member key. */
+/**
+ * Labels are only names the sidecar chose (integration, op, status, code, route): never a token,
+ * arg or member key, and never a value a caller made up (`MetricLabels`: the running registry's
+ * ids and closed lists, anything else `unknown`).
+ */
 export interface RunLabels {
   integration: string;
   op: string;
@@ -63,6 +69,7 @@ export class SidecarMetrics {
   });
 
   #refresh: (() => void) | undefined;
+  #labels = new MetricLabels();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -74,17 +81,22 @@ export class SidecarMetrics {
   /** Counts a run from its outcome audit line (a write's `started` line is not an outcome). */
   recordRun(record: AuditRecord): void {
     if (record.status !== "ok" && record.status !== "error" && record.status !== "confirmation_required") return;
-    const integration = record.integration ?? "none";
-    // An op is a label only when the registry knew its integration: a caller cannot invent label values.
-    const op = record.integration === null ? "none" : (record.op ?? "none");
-    this.#runs.inc({ integration, op, status: record.status, code: record.code ?? "none" });
+    const labels = this.#labels.run(record);
+    const { integration, op } = labels;
+    this.#runs.inc(labels);
     const seconds = record.duration_ms / 1000;
     this.#runSeconds.observe({ integration, op }, seconds);
     if (record.http_status !== null) this.#providerSeconds.observe({ integration, op }, seconds);
   }
 
-  recordRequest(route: string, method: string, status: number): void {
-    this.#requests.inc({ route, method, status: String(status) });
+  /** `route` is the matched route's pattern, undefined when none matched. */
+  recordRequest(route: string | undefined, method: string, status: number): void {
+    this.#requests.inc(this.#labels.request(route, method, status));
+  }
+
+  /** Integration and op labels are the ids of the registry `registry` returns at the time (the running one, as releases come). */
+  labelsFrom(registry: () => ManifestRegistry): void {
+    this.#labels = new MetricLabels(registry);
   }
 
   setRegistrySequence(sequence: number): void {
