@@ -101,6 +101,14 @@ export interface SidecarConfig {
    * at or below it is a rollback, even on a fresh home with no cache.
    */
   embeddedSequence?: number;
+  /**
+   * The lowest registry release sequence this sidecar runs, from the broker or its cache: a
+   * release below it is a `rollback`, even on a fresh home. `startSidecar` sets it to the
+   * build's floor (`registryFloor`: above the signed release the manifests package ships,
+   * when the embedded registry is not that release) or the operator's `registryMinSequence`,
+   * whichever is higher. Default 0.
+   */
+  registryMinSequence?: number;
   /** Where the newest release ever run is kept, apart from the cache (0600). `startSidecar` puts it in the home folder. */
   registryHighWaterFile?: string;
   /** Trusted release public keys (Ed25519, unpadded base64url); required with `registryUrl`. */

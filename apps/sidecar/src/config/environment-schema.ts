@@ -156,6 +156,18 @@ export const sidecarEnvironmentSchema = z.object({
       default: "60000",
     },
   ),
+  SIDECAR_REGISTRY_MIN_SEQUENCE: variable(
+    z
+      .string()
+      .regex(/^[0-9]{1,15}$/, "must be a whole number")
+      .optional()
+      .transform((sequence) => (sequence === undefined ? undefined : Number(sequence))),
+    {
+      description:
+        "The lowest registry release sequence to run: an older release, from the broker or the cache, is refused as a rollback even on a fresh home. The build's own floor (above the signed release the manifests package ships) applies anyway; set this for an unsigned build that ships none.",
+      default: "0",
+    },
+  ),
   SIDECAR_REVOCATION_SYNC_MS: variable(
     z
       .string()

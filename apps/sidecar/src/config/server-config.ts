@@ -11,7 +11,7 @@ import { parseEnvironment } from "./environment-schema.js";
  * `SIDECAR_REDIS_SENTINELS` (comma-separated `host:port`) with `SIDECAR_REDIS_NAME`, `RATE_LIMIT_GRANT` and
  * `RATE_LIMIT_INTEGRATION` (`<runs>/<seconds>`, default 60/60 and 300/60), and to
  * follow a broker's signed releases `SIDECAR_REGISTRY_URL`, `SIDECAR_REGISTRY_KEYS`
- * (comma-separated), `SIDECAR_REGISTRY_SYNC_MS` and `SIDECAR_REVOCATION_SYNC_MS`, and `SIDECAR_AUDIT_ROTATE_BYTES`. Throws `SidecarStartError`
+ * (comma-separated), `SIDECAR_REGISTRY_SYNC_MS`, `SIDECAR_REGISTRY_MIN_SEQUENCE` and `SIDECAR_REVOCATION_SYNC_MS`, and `SIDECAR_AUDIT_ROTATE_BYTES`. Throws `SidecarStartError`
  * (`invalid_setting`) naming every malformed variable, never quoting its value.
  */
 export function optionsFromEnvironment(environment: Readonly<Record<string, string | undefined>>): StartSidecarOptions {
@@ -39,6 +39,7 @@ export function optionsFromEnvironment(environment: Readonly<Record<string, stri
   if (env.SIDECAR_REGISTRY_URL !== undefined) options.registryUrl = env.SIDECAR_REGISTRY_URL;
   if (env.SIDECAR_REGISTRY_KEYS !== undefined && env.SIDECAR_REGISTRY_KEYS.length > 0) options.registryKeys = env.SIDECAR_REGISTRY_KEYS;
   if (env.SIDECAR_REGISTRY_SYNC_MS !== undefined) options.registrySyncMs = env.SIDECAR_REGISTRY_SYNC_MS;
+  if (env.SIDECAR_REGISTRY_MIN_SEQUENCE !== undefined) options.registryMinSequence = env.SIDECAR_REGISTRY_MIN_SEQUENCE;
   if (env.SIDECAR_REVOCATION_SYNC_MS !== undefined) options.revocationSyncMs = env.SIDECAR_REVOCATION_SYNC_MS;
   if (env.SIDECAR_AUDIT_ROTATE_BYTES !== undefined) options.auditRotateBytes = env.SIDECAR_AUDIT_ROTATE_BYTES;
   return options;

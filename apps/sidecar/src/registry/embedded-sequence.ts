@@ -12,15 +12,37 @@ import type { Registry } from "@eleven-integrations/loader";
  * a release fetched later is verified as always.
  */
 export function embeddedReleaseSequence(registry: Registry, signedFile: string | null): number {
-  if (signedFile === null) return 0;
+  const shipped = shippedRelease(signedFile);
+  return shipped !== undefined && shipped.hash === registry.hash ? shipped.sequence : 0;
+}
+
+/**
+ * The lowest release sequence a sidecar built with `registry` may run (third review,
+ * finding 11: a fresh sidecar from an unsigned build still took an older signed release).
+ * A signed build runs its embedded registry at its own sequence, and the running
+ * sequence already refuses anything at or below it: its floor is that sequence plus one.
+ * An unsigned build whose manifests package still ships the signed release it grew
+ * from (the manifests changed since `pnpm release`) is newer than that release: its
+ * floor is that release's sequence plus one. `minSequence` (`registryMinSequence`, set by
+ * the operator) raises the floor further; with neither, the floor is 0 (nothing known).
+ */
+export function registryFloor(registry: Registry, signedFile: string | null, minSequence = 0): number {
+  const shipped = shippedRelease(signedFile);
+  return Math.max(shipped === undefined ? 0 : shipped.sequence + 1, minSequence);
+}
+
+/** The hash and sequence of the signed release the manifests package ships, or undefined for none or a damaged file. */
+function shippedRelease(signedFile: string | null): { hash: string; sequence: number } | undefined {
+  if (signedFile === null) return undefined;
   let document: unknown;
   try {
     document = JSON.parse(readFileSync(signedFile, "utf8"));
   } catch {
-    return 0;
+    return undefined;
   }
   const body = typeof document === "object" && document !== null ? (document as { registry?: unknown }).registry : undefined;
-  if (typeof body !== "object" || body === null) return 0;
+  if (typeof body !== "object" || body === null) return undefined;
   const { hash, sequence } = body as { hash?: unknown; sequence?: unknown };
-  return hash === registry.hash && Number.isSafeInteger(sequence) && (sequence as number) > 0 ? (sequence as number) : 0;
+  if (typeof hash !== "string" || !Number.isSafeInteger(sequence) || (sequence as number) <= 0) return undefined;
+  return { hash, sequence: sequence as number };
 }

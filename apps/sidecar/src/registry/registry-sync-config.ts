@@ -15,6 +15,8 @@ export interface RegistrySyncSettings {
   intervalMs: number;
   maxBytes: number;
   timeoutMs: number;
+  /** The lowest release sequence run (`registryMinSequence`); 0 for none. */
+  floor: number;
 }
 
 /** The sync settings of a config, checked; undefined when no `registryUrl` is set. Throws `SidecarStartError` `invalid_setting`. */
@@ -47,7 +49,9 @@ export function registrySyncSettings(config: SidecarConfig): RegistrySyncSetting
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw invalid("registryMaxBytes must be a positive whole number");
   const timeoutMs = config.registryFetchTimeoutMs ?? DEFAULT_REGISTRY_FETCH_TIMEOUT_MS;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw invalid("registryFetchTimeoutMs must be a positive whole number");
-  return { url: url.href, keys: [...keys], intervalMs, maxBytes, timeoutMs };
+  const floor = config.registryMinSequence ?? 0;
+  if (!Number.isSafeInteger(floor) || floor < 0) throw invalid("registryMinSequence must be a whole number from 0");
+  return { url: url.href, keys: [...keys], intervalMs, maxBytes, timeoutMs, floor };
 }
 
 function invalid(message: string): SidecarStartError {

@@ -22,6 +22,8 @@ export interface RegistrySyncOptions {
   log: FastifyBaseLogger;
   /** The newest release ever run, kept apart from the cache (`registry-high-water`); none when undefined. */
   highWater?: HighWaterMark | undefined;
+  /** The lowest release sequence this build runs (`registryFloor`), whatever the cache or the broker holds; none when undefined. */
+  floor?: number | undefined;
   /** Told every sync's outcome (metrics and readiness). */
   onOutcome?: (outcome: SyncOutcome) => void;
 }
@@ -83,6 +85,7 @@ export class RegistrySync {
         running: current.registry,
         info: current.info,
         highWater: this.#options.highWater?.mark,
+        floor: this.#options.floor,
       });
       if (accepted === undefined) return;
       await this.#options.highWater?.raise({ sequence: accepted.release.sequence, hash: accepted.registry.hash });
@@ -142,6 +145,7 @@ export class RegistrySync {
         running: current.registry,
         info: current.info,
         highWater: this.#options.highWater?.mark,
+        floor: this.#options.floor,
       });
       if (accepted === undefined) {
         this.#etag = fetched.etag;

@@ -12,13 +12,21 @@ export interface AcceptedRelease {
 /**
  * The checks a release passes before a sidecar runs it, in order: a trusted
  * key signed it (size, shape and signature: `verifyRelease`), its sequence is
- * above the running one (`rollback` otherwise; the running release itself,
+ * above the running one and at or above the build's floor (`rollback` otherwise; the running release itself,
  * same sequence and hash, is `undefined`: nothing to do), and every manifest
  * loads to its hash. Unchanged manifests are reused from `running`. Throws `SyncRefusal`.
  */
 export function acceptRelease(
   bytes: Uint8Array,
-  options: { keys: readonly string[]; maxBytes: number; running: Registry; info: RegistryInfo; highWater?: HighWater | undefined },
+  options: {
+    keys: readonly string[];
+    maxBytes: number;
+    running: Registry;
+    info: RegistryInfo;
+    highWater?: HighWater | undefined;
+    /** The lowest sequence this build runs (`registryFloor`): the embedded registry is newer than anything below it. */
+    floor?: number | undefined;
+  },
 ): AcceptedRelease | undefined {
   let release: ReleaseBody;
   let manifestBytes: ReleaseManifestBytes | undefined;
@@ -34,6 +42,12 @@ export function acceptRelease(
     throw new SyncRefusal(
       "rollback",
       `release ${release.sequence} (registry ${short(release.hash)}) is not above the running release ${info.sequence}: an older release is never run again`,
+    );
+  }
+  if (options.floor !== undefined && release.sequence < options.floor) {
+    throw new SyncRefusal(
+      "rollback",
+      `release ${release.sequence} (registry ${short(release.hash)}) is below ${options.floor}, the oldest release this build runs: its embedded registry is newer`,
     );
   }
   // The newest release ever run here, kept apart from the cache: nothing older runs again, nor another registry at its sequence.

@@ -3,18 +3,21 @@
 // answers at its registryUrl) served. Now the embedded registry runs at the sequence
 // it was released as, a high-water mark kept apart from the cache holds the newest
 // release ever run, and registryUrl is https unless on loopback.
-import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHardenedDispatcher } from "@eleven-integrations/executor";
 import { signRelease } from "@eleven-integrations/grants";
+import { signedRegistryFile } from "@eleven-integrations/manifests";
 import Fastify from "fastify";
 import { Agent } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bot, registry as embedded } from "../__fixtures__/grant-kit.js";
 import { captureLogs } from "../__fixtures__/log-capture.js";
+import { httpCall } from "../__fixtures__/http-call.js";
+import { startSidecar, type RunningTcpSidecar } from "../start/start-server.js";
 import { releaseBody, releaseKey, serveDocument, signedRelease, startReleaseServer, type ReleaseServer } from "../__fixtures__/release-kit.js";
-import { embeddedReleaseSequence } from "./embedded-sequence.js";
+import { embeddedReleaseSequence, registryFloor } from "./embedded-sequence.js";
 import { HighWaterMark } from "./high-water-mark.js";
 import { LiveRegistry } from "./live-registry.js";
 import { RegistrySync } from "./registry-sync.js";
@@ -43,8 +46,8 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-/** A sidecar's registry follower on a fresh start: the embedded registry at `sequence`, the cache and mark in `home`. */
-async function freshStart(sequence: number) {
+/** A sidecar's registry follower on a fresh start: the embedded registry at `sequence`, the cache and mark in `home`, releases below `floor` refused. */
+async function freshStart(sequence: number, floor?: number) {
   const live = new LiveRegistry(embedded, { hash: embedded.hash, sequence, source: "embedded", synced_at: null }, { dispatcher: executorDispatcher });
   const sync = new RegistrySync({
     url: server.url,
@@ -53,6 +56,7 @@ async function freshStart(sequence: number) {
     dispatcher,
     cacheFile: join(home, "registry-release.json"),
     highWater: new HighWaterMark(join(home, "registry-high-water")),
+    floor,
     maxBytes: 16 * 1024 * 1024,
     timeoutMs: 10_000,
     live,
@@ -87,6 +91,95 @@ describe("the embedded registry's release sequence", () => {
     expect(live.current().info).toMatchObject({ source: "embedded", sequence: 5, hash: embedded.hash });
     server.route = serveDocument(signedRelease(6));
     expect(await sync.syncOnce()).toMatchObject({ status: "accepted", sequence: 6 });
+  });
+});
+
+describe("an unsigned build's floor (third review, finding 11)", () => {
+  // The attack: the manifests changed after release 5 was signed, so the build's embedded registry is
+  // not release 5 (an unsigned build, embedded sequence 0), yet it is newer than release 5. A fresh
+  // sidecar from it took release 3, served by a broker (or whoever answers at registryUrl), as newer.
+  it("refuses a release at or below the signed release the build ships beside, on a fresh home", async () => {
+    const shipped = join(home, "registry.signed.json");
+    await writeFile(shipped, signedRelease(5));
+    expect(embeddedReleaseSequence(embedded, shipped)).toBe(0);
+    const floor = registryFloor(embedded, shipped);
+    expect(floor).toBe(6);
+    const { live, sync } = await freshStart(embeddedReleaseSequence(embedded, shipped), floor);
+    for (const older of [3, 5]) {
+      server.route = serveDocument(signedRelease(older));
+      expect(await sync.syncOnce()).toMatchObject({ status: "refused", reason: "rollback" });
+      expect(live.current().info).toMatchObject({ source: "embedded", hash: embedded.hash });
+    }
+    server.route = serveDocument(signedRelease(6));
+    expect(await sync.syncOnce()).toMatchObject({ status: "accepted", sequence: 6 });
+  });
+
+  it("refuses a cached release below the floor too", async () => {
+    const first = await freshStart(0);
+    server.route = serveDocument(signedRelease(4));
+    expect(await first.sync.syncOnce()).toMatchObject({ status: "accepted", sequence: 4 });
+    await first.sync.stop();
+    // The same home, a newer unsigned build (its floor 7): the cache holds release 4.
+    const upgraded = await freshStart(0, 7);
+    expect(upgraded.live.current().info.source).toBe("embedded");
+  });
+
+  it("an unsigned build that ships no release takes the operator's registryMinSequence as its floor", async () => {
+    expect(registryFloor(embedded, null)).toBe(0);
+    expect(registryFloor(embedded, null, 8)).toBe(8);
+    // The higher of the two when both are known; a signed build's floor is above its own sequence.
+    const shipped = join(home, "registry.signed.json");
+    await writeFile(shipped, signedRelease(5));
+    expect(registryFloor(embedded, shipped, 3)).toBe(6);
+    await writeFile(shipped, signRelease(releaseBody(5), [releaseKey]));
+    expect(registryFloor(embedded, shipped)).toBe(6);
+    const { sync } = await freshStart(0, registryFloor(embedded, null, 8));
+    server.route = serveDocument(signedRelease(7));
+    expect(await sync.syncOnce()).toMatchObject({ status: "refused", reason: "rollback" });
+    server.route = serveDocument(signedRelease(8));
+    expect(await sync.syncOnce()).toMatchObject({ status: "accepted", sequence: 8 });
+  });
+
+  it("startSidecar holds a fresh home to registryMinSequence from its first sync", async () => {
+    // Above the build's own floor, whatever the manifests package ships.
+    const base = registryFloor(embedded, signedRegistryFile);
+    server.route = serveDocument(signedRelease(base + 7));
+    const start = (registryMinSequence?: number) =>
+      startSidecar({
+        home: join(home, `sidecar-${registryMinSequence ?? "none"}`),
+        port: 0,
+        registryUrl: server.url,
+        registryKeys: [releaseKey.publicKey],
+        registryDispatcher: dispatcher,
+        ...(registryMinSequence === undefined ? {} : { registryMinSequence }),
+      });
+    const sequenceOf = async (sidecar: RunningTcpSidecar) => {
+      const token = (await readFile(sidecar.callerTokenFile, "utf8")).trim();
+      const answer = await httpCall({ port: sidecar.port, path: "/v1/identity", headers: { authorization: `Bearer ${token}` } });
+      return (answer.json() as { registry: { source: string; sequence: number } }).registry;
+    };
+    const floored = await start(base + 8);
+    try {
+      expect(await sequenceOf(floored)).toMatchObject({ source: "embedded" });
+    } finally {
+      await floored.close();
+    }
+    // The same release on a home with no operator's floor runs.
+    const open = await start();
+    try {
+      expect(await sequenceOf(open)).toMatchObject({ source: "synced", sequence: base + 7 });
+    } finally {
+      await open.close();
+    }
+    await expect(start(-1)).rejects.toThrow(/registryMinSequence/);
+  });
+
+  it("buildApp takes registryMinSequence, and refuses one that is not a whole number", () => {
+    const base = { registry: embedded, botKeys: bot, trustedMembers: [], callerToken: "t", auditFile: join(home, "audit.log") };
+    expect(registrySyncSettings({ ...base, registryUrl: server.url, registryKeys: [releaseKey.publicKey], registryMinSequence: 8 })?.floor).toBe(8);
+    expect(() => registrySyncSettings({ ...base, registryUrl: server.url, registryKeys: [releaseKey.publicKey], registryMinSequence: -1 })).toThrow(
+      /registryMinSequence/,
+    );
   });
 });
 

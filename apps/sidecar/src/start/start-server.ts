@@ -9,7 +9,7 @@ import { buildApp } from "../app.js";
 import type { ExecutorLimits, SidecarLoggerOption } from "../config/config.js";
 import type { RateLimits } from "../state/shared-state.js";
 import { checkHomeFolder } from "./home-folder.js";
-import { embeddedReleaseSequence } from "../registry/embedded-sequence.js";
+import { embeddedReleaseSequence, registryFloor } from "../registry/embedded-sequence.js";
 import { loadOrCreateAuditKey } from "./audit-key-file.js";
 import { loadOrCreateReceiptKeys } from "./receipt-key-file.js";
 import { loadOrCreateBotKeys, loadOrCreateCallerToken, loadTrustedMembers } from "./key-files.js";
@@ -54,6 +54,11 @@ export interface StartSidecarOptions {
   registryKeys?: string[];
   /** Milliseconds between syncs; default 60 000. */
   registrySyncMs?: number;
+  /**
+   * The lowest registry release sequence to run (see `SidecarConfig.registryMinSequence`): for
+   * an unsigned build that ships no signed release, the sequence of the release it was built after.
+   */
+  registryMinSequence?: number;
   /** Milliseconds between two fetches of the broker's revocations (see `SidecarConfig.revocationSyncMs`); default 5 000, at most 5 000. */
   revocationSyncMs?: number;
   /** Where release fetches go (tests); default a plain undici Agent. */
@@ -109,6 +114,10 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
   }
   const port = options.port === undefined ? undefined : checkPort(options.port);
   const metricsPort = options.metricsPort === undefined ? undefined : checkPort(options.metricsPort);
+  const { registryMinSequence } = options;
+  if (registryMinSequence !== undefined && (!Number.isSafeInteger(registryMinSequence) || registryMinSequence < 0)) {
+    throw new SidecarStartError("invalid_setting", "registryMinSequence must be a whole number from 0");
+  }
   const files = sidecarFiles(options.home);
   const socketPath = port === undefined ? socketPathFor(options.socket, files.home) : undefined;
   await mkdir(files.home, { recursive: true, mode: 0o700 });
@@ -127,6 +136,8 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     ...(observability === undefined ? {} : { observability }),
     registry,
     embeddedSequence: options.registry === undefined ? embeddedReleaseSequence(registry, signedRegistryFile) : 0,
+    // The embedded registry is never older than the release it ships beside (or the operator's floor).
+    registryMinSequence: registryFloor(registry, options.registry === undefined ? signedRegistryFile : null, options.registryMinSequence),
     botKeys: keys,
     trustedMembers: trustedMembers ?? [],
     callerToken: token,
