@@ -4,6 +4,7 @@ import { ready, receiptKeysFor, toBase64Url } from "@eleven-integrations/grants"
 import { Agent } from "undici";
 import Fastify, { type FastifyInstance } from "fastify";
 import { AuditLog } from "./audit/audit-log.js";
+import { AuditCheckpoints, checkpointFileFor } from "./audit/audit-checkpoints.js";
 import type { SidecarConfig } from "./config/config.js";
 import { errorHandlingPlugin } from "./http/error-handling.js";
 import { createGrantOpener } from "./run/grant-opener.js";
@@ -61,7 +62,16 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     { hash: config.registry.hash, sequence: config.embeddedSequence ?? 0, source: "embedded", synced_at: null },
     { dispatcher, limits: config.limits, pageKey: config.pageKey ?? randomBytes(32) },
   );
-  const audit = new AuditLog(config.auditFile, config.auditRotateBytes === undefined ? {} : { rotateBytes: config.auditRotateBytes });
+  // Drawn once libsodium is ready (onReady) when the caller passed none; they sign receipts and the audit checkpoints.
+  let receiptKeys = config.receiptKeys;
+  const checkpoints = new AuditCheckpoints(config.auditCheckpointFile ?? checkpointFileFor(config.auditFile), () => {
+    if (receiptKeys === undefined) throw new Error("the sidecar is not ready: it has no receipt key yet");
+    return receiptKeys;
+  });
+  const audit = new AuditLog(config.auditFile, {
+    checkpoints,
+    ...(config.auditRotateBytes === undefined ? {} : { rotateBytes: config.auditRotateBytes }),
+  });
   let lastRedisWarning = 0;
   let lastLoneWarning = 0;
   const state =
@@ -88,8 +98,6 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   const observability = config.observability;
   if (observability !== undefined) countRequests(app, observability.metrics);
   const readiness = observability?.readiness ?? new Readiness();
-  // Drawn once libsodium is ready (onReady) when the caller passed none.
-  let receiptKeys = config.receiptKeys;
 
   void app.register(requestGuardsPlugin, { callerToken: config.callerToken });
   void app.register(errorHandlingPlugin);
@@ -148,10 +156,17 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     });
   }
   app.addHook("onReady", async () => {
-    await audit.open();
-    await state.open();
     await ready();
     receiptKeys ??= receiptKeysFor(config.botKeys);
+    await audit.open();
+    const mismatch = audit.checkpointMismatch;
+    if (mismatch !== undefined) {
+      app.log.error(
+        { recorded: mismatch.recorded, found: mismatch.found },
+        "the audit journal no longer holds the head its last checkpoint recorded: lines were removed or changed (integrations audit verify names where)",
+      );
+    }
+    await state.open();
     if (syncSettings === undefined) return;
     syncDispatcher = config.registryDispatcher === undefined ? new Agent({ allowH2: false, connect: { timeout: 10_000 } }) : undefined;
     sync = new RegistrySync({

@@ -5,8 +5,9 @@ export { SOCKET_FILE_NAME } from "./start/unix-socket.js";
 export { sidecarFiles, defaultSidecarHome, type SidecarFiles } from "./start/sidecar-files.js";
 export { SidecarStartError, type SidecarStartErrorCode } from "./start/start-error.js";
 export type { RunAnswer, RefusalEnvelope, RefusalCode, ConfirmationRequired, OpsAnswer, Palette, PaletteOperation } from "./run/answers.js";
-export { AuditLog, type AuditRecord, type AuditLogOptions, type ChainedAuditRecord } from "./audit/audit-log.js";
+export { AuditLog, type AuditRecord, type AuditLogOptions, type ChainedAuditRecord, type RepairRecord, type CheckpointMismatch } from "./audit/audit-log.js";
 export { GENESIS_PREV, lineHash as auditLineHash } from "./audit/audit-chain.js";
+export { AuditCheckpoints, checkpointFileFor, type JournalHead } from "./audit/audit-checkpoints.js";
 export type { HttpErrorBody, HttpErrorCode, BodyIssue } from "./http/http-error.js";
 export {
   DEFAULT_RATE_LIMITS,

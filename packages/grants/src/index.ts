@@ -34,6 +34,7 @@ export {
 } from "./revocation.js";
 export { ReplayCache, DEFAULT_REPLAY_ENTRIES } from "./replay-cache.js";
 export { argsDigest, keyedArgsDigest, resultDigest, blake2b256Base64Url } from "./digest.js";
+export { signAuditCheckpoint, verifyAuditCheckpoint, AUDIT_CHECKPOINT_KIND, type AuditCheckpoint } from "./audit-checkpoint.js";
 export {
   generateReceiptKeys,
   receiptKeysFor,

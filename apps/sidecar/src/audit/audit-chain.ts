@@ -53,22 +53,26 @@ export function lastLineHash(path: string): string | undefined {
   }
 }
 
-/** The newest file `path` rotated to (`<file>.<UTC time>`), or undefined. */
-export function newestRotated(path: string): string | undefined {
+/** The files `path` rotated to (`<file>.<UTC time>`), oldest first. */
+export function rotatedFiles(path: string): string[] {
   const prefix = `${basename(path)}.`;
   let names: string[];
   try {
     names = readdirSync(dirname(path));
   } catch {
-    return undefined;
+    return [];
   }
   const stamps = names
     .filter((name) => name.startsWith(prefix))
     .map((name) => name.slice(prefix.length))
     .filter((stamp) => /^\d{8}T\d{9}Z(-\d+)?$/.test(stamp));
   stamps.sort(compareRotated);
-  const newest = stamps.at(-1);
-  return newest === undefined ? undefined : `${path}.${newest}`;
+  return stamps.map((stamp) => `${path}.${stamp}`);
+}
+
+/** The newest file `path` rotated to (`<file>.<UTC time>`), or undefined. */
+export function newestRotated(path: string): string | undefined {
+  return rotatedFiles(path).at(-1);
 }
 
 /** Orders `<stamp>`, `<stamp>-1`, `<stamp>-2`, … `<stamp>-10` as written. */

@@ -1,6 +1,8 @@
 import { closeSync, constants, existsSync, fdatasyncSync, fstatSync, openSync, renameSync, writeSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { chainHead, lineHash, rotatedName } from "./audit-chain.js";
+import type { AuditCheckpoints } from "./audit-checkpoints.js";
+import { countChainedLines, linesAfter, prevOf, tornTail } from "./journal-scan.js";
 
 /** One line of the audit file: what ran, for whom, and how it ended. Never a token, arg value or response body. */
 export interface AuditRecord {
@@ -41,6 +43,32 @@ export interface AuditLogOptions {
    * of the renamed file's last line. Unset: never rotated.
    */
   rotateBytes?: number;
+  /**
+   * Signed checkpoints of the journal's head (line count and last hash), kept apart
+   * from it: one at open, after every durable line, at most `checkpointEveryMs` after
+   * any other line, and at close. Unset: none.
+   */
+  checkpoints?: AuditCheckpoints;
+  /** Longest wait between a line that need not be flushed and the checkpoint that covers it; default 1 000 ms. */
+  checkpointEveryMs?: number;
+}
+
+/** The line that says a line was cut short by a crash: its bytes stay in the file, covered by this line's hash. */
+export interface RepairRecord {
+  kind: "repair";
+  time: string;
+  /** The length of the torn line, in bytes, without the line feed the repair added. */
+  torn_bytes: number;
+  /** Hex SHA-256 of the torn line's bytes. */
+  torn_sha256: string;
+}
+
+/** What the journal's start found against its last checkpoint: lines it had recorded are gone or changed. */
+export interface CheckpointMismatch {
+  /** The last checkpoint's line count and head. */
+  recorded: { lines: number; head: string };
+  /** The journal's line count and head now. */
+  found: { lines: number; head: string };
 }
 
 export interface AppendOptions {
@@ -110,12 +138,31 @@ export class AuditLog implements AuditSink {
   /** Lines taken this turn and not yet written; written together at its end. */
   private pending: PendingLines = { texts: [], waiting: [] };
   private flushScheduled = false;
+  private readonly checkpoints: AuditCheckpoints | undefined;
+  private readonly checkpointEveryMs: number;
+  private checkpointTimer: NodeJS.Timeout | undefined;
+  /** Chained lines in the journal (rotated files included), as the checkpoints count them. */
+  private lineCount = 0;
+  /** Set at open when the journal no longer holds what its last checkpoint recorded. */
+  private mismatch: CheckpointMismatch | undefined;
 
   constructor(path: string, options: AuditLogOptions | AuditIo = {}) {
     this.path = path;
     const settings: AuditLogOptions = "write" in options ? { io: options } : options;
     this.io = settings.io ?? systemIo;
     this.rotateBytes = settings.rotateBytes;
+    this.checkpoints = settings.checkpoints;
+    this.checkpointEveryMs = settings.checkpointEveryMs ?? 1000;
+  }
+
+  /** How many chained lines the journal holds (counted at open from the last checkpoint, then as lines are written). */
+  get lines(): number {
+    return this.lineCount;
+  }
+
+  /** What open found when the journal no longer held its last checkpoint's head (lines removed or changed), else undefined. */
+  get checkpointMismatch(): CheckpointMismatch | undefined {
+    return this.mismatch;
   }
 
   /** The hash of the last line written: what `integrations audit verify` prints for this file. */
@@ -127,11 +174,13 @@ export class AuditLog implements AuditSink {
   open(): Promise<FileHandle> {
     this.handle ??= openAuditFile(this.path).then(
       (handle) => {
+        repairTornLine(this.path, handle.fd, this.io);
         this.prev = chainHead(this.path);
         this.writtenPrev = this.prev;
         this.size = fstatSync(handle.fd).size;
         this.fd = handle.fd;
         this.opened = handle;
+        this.countLines();
         return handle;
       },
       (error: unknown) => {
@@ -158,6 +207,10 @@ export class AuditLog implements AuditSink {
     // Lines taken while the file was opening continue first: they were queued on it before this.
     const opened = handle === undefined ? undefined : await handle.catch(() => undefined);
     this.flush();
+    if (this.checkpointTimer !== undefined) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
+    if (opened !== undefined) this.checkpoint(true);
+    this.checkpoints?.close();
     this.closed = true;
     this.handle = undefined;
     this.opened = undefined;
@@ -199,7 +252,10 @@ export class AuditLog implements AuditSink {
       if (this.fd === undefined) throw new Error("the audit log is closed");
       this.writeLines(texts);
       this.writtenPrev = this.prev;
+      this.lineCount += texts.length;
       if (durable) this.io.sync(this.fd);
+      if (durable) this.checkpoint(false);
+      else this.scheduleCheckpoint();
     } catch (error) {
       // None of these lines counts as written: the next line chains from the last one that is in the file.
       this.prev = this.writtenPrev;
@@ -207,6 +263,48 @@ export class AuditLog implements AuditSink {
       return;
     }
     for (const appended of waiting) appended.resolve();
+  }
+
+  /**
+   * The journal's line count at open: the last checkpoint's, plus the lines written after
+   * the line it names. When the journal no longer holds that line (lines removed from its
+   * end, or a changed line whose later hashes were recomputed), the lines are counted
+   * again and the mismatch kept for the log; the old checkpoint stays in its file, where
+   * `integrations audit verify` finds it. A checkpoint of the journal as it is follows.
+   */
+  private countLines(): void {
+    const recorded = this.checkpoints?.open();
+    const head = this.writtenPrev;
+    if (recorded === undefined) this.lineCount = countChainedLines(this.path);
+    else if (recorded.head === head) this.lineCount = recorded.lines;
+    else {
+      const after = linesAfter(this.path, recorded.head);
+      if (after !== undefined) this.lineCount = recorded.lines + after;
+      else {
+        this.lineCount = countChainedLines(this.path);
+        this.mismatch = { recorded, found: { lines: this.lineCount, head } };
+      }
+    }
+    this.checkpoint(true);
+  }
+
+  /** Signs a checkpoint of the journal as written (flushed when `durable`); a failure to write it is not the line's. */
+  private checkpoint(durable: boolean): void {
+    if (this.checkpoints === undefined || this.lineCount === 0) return;
+    try {
+      this.checkpoints.record({ lines: this.lineCount, head: this.writtenPrev }, durable);
+    } catch {
+      // The next checkpoint covers these lines too; verify tells a journal ahead of its checkpoints from a shortened one.
+    }
+  }
+
+  private scheduleCheckpoint(): void {
+    if (this.checkpoints === undefined || this.checkpointTimer !== undefined) return;
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = undefined;
+      if (!this.closed) this.checkpoint(false);
+    }, this.checkpointEveryMs);
+    this.checkpointTimer.unref();
   }
 
   /** Appends whole lines to the file, rotating it first wherever a line would take it past `rotateBytes`. */
@@ -274,4 +372,26 @@ async function openAuditFile(path: string): Promise<FileHandle> {
     await handle.close();
     throw error;
   }
+}
+
+/**
+ * A line a crash cut short at the end of the file (no line feed) is ended, and followed
+ * by a repair line chained to the last whole line before it (`{ kind: "repair", torn_bytes,
+ * torn_sha256 }`), flushed: the next line starts on a line of its own, and the torn bytes
+ * stay where they were, covered by the repair line's hash. A cut that left a whole
+ * chained line (only its line feed missing) is just ended.
+ */
+function repairTornLine(path: string, fd: number, io: AuditIo): void {
+  const torn = tornTail(path);
+  if (torn === undefined) return;
+  const before = chainHead(path);
+  let text = "\n";
+  if (prevOf(torn) !== before) {
+    const repair: RepairRecord = { kind: "repair", time: new Date().toISOString(), torn_bytes: torn.length, torn_sha256: lineHash(torn) };
+    text += `${JSON.stringify({ ...repair, prev: before })}\n`;
+  }
+  const bytes = Buffer.from(text, "utf8");
+  let offset = 0;
+  while (offset < bytes.length) offset += io.write(fd, bytes, offset, bytes.length - offset);
+  io.sync(fd);
 }

@@ -23,6 +23,12 @@ export interface SidecarConfig {
   /** Path of the audit log: created 0600 when missing, one JSON line appended per `/v1/run`, each chained to the one before by `prev`. */
   auditFile: string;
   /**
+   * Where the signed checkpoints of the audit journal's head go (one line each: line count,
+   * head hash, time, signed with the receipt key), 0600. Default `audit.checkpoints` beside
+   * `auditFile` (`checkpointFileFor`), where `integrations audit verify` looks for them.
+   */
+  auditCheckpointFile?: string;
+  /**
    * The key (32 bytes, unpadded base64url) of the audit lines' `args_digest`, a keyed
    * BLAKE2b-256 of the args: without it the digest of a guess cannot be checked.
    * `startSidecar` keeps it in the home folder (`audit-key`, 0600); without it,

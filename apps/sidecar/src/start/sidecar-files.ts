@@ -12,6 +12,8 @@ export interface SidecarFiles {
   trustedMembersFile: string;
   /** One JSON line per run, mode 0600. */
   auditFile: string;
+  /** Signed checkpoints of the audit journal's head (line count and hash), mode 0600. */
+  auditCheckpointFile: string;
   /** The key of the audit lines' `args_digest`, mode 0600. */
   auditKeyFile: string;
   /** The Ed25519 receipt key pair that signs the receipts of writes, `{ kind: "receipt", publicKey, secretKey }`, mode 0600. */
@@ -41,6 +43,7 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     callerTokenFile: join(dir, "caller-token"),
     trustedMembersFile: join(dir, "trusted-members.json"),
     auditFile: join(dir, "audit.log"),
+    auditCheckpointFile: join(dir, "audit.checkpoints"),
     auditKeyFile: join(dir, "audit-key"),
     receiptKeyFile: join(dir, "receipt-key.json"),
     replayFile: join(dir, "replay.log"),

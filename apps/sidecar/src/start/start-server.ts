@@ -142,6 +142,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     trustedMembers: trustedMembers ?? [],
     callerToken: token,
     auditFile: files.auditFile,
+    auditCheckpointFile: files.auditCheckpointFile,
     auditKey,
     receiptKeys,
     replayFile: files.replayFile,

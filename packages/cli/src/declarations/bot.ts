@@ -109,10 +109,21 @@ export const auditVerifyCommand = defineCommand({
   words: ["audit", "verify"],
   audience: "bot",
   summary:
-    "check a sidecar's hash-chained audit files, oldest first (rotated audit.log.<time> files, then audit.log): prints the head hash, or exits 1 naming the first line where the chain breaks (a line changed, removed or reordered)",
+    "check a sidecar's hash-chained audit files, oldest first (rotated audit.log.<time> files, then audit.log), against its signed checkpoints: prints the head hash, or exits 1 naming the first line where the chain breaks (a line changed, removed or reordered) or where the journal no longer matches a checkpoint (lines removed from its end)",
   positionals: { usage: "<file...>", min: 1, max: 100_000, message: "audit verify takes the audit files, oldest first" },
-  flags: { head: { value: "hash", help: "a head hash recorded before: the files must end there (catches a changed or removed last line)" } },
-  run: async ({ flags, positionals }, io) => (await import("../commands/audit-verify.js")).auditVerify(positionals, flags.head, io),
+  flags: {
+    head: {
+      value: "hash",
+      help: "a head hash recorded before: it must be a line of the files (they may have grown since), so a changed or removed line up to it is caught",
+    },
+    checkpoints: {
+      value: "file|none",
+      help: "the sidecar's signed checkpoints of the journal's head (default: audit.checkpoints beside the last file): lines removed from the end, or a middle rewritten with later hashes recomputed, no longer match them",
+    },
+    key: { value: "public key", help: "the key the checkpoints must be signed with: the sidecar's receipt_key (GET /v1/identity)" },
+  },
+  run: async ({ flags, positionals }, io) =>
+    (await import("../commands/audit-verify.js")).auditVerify(positionals, flags.head, io, { checkpoints: flags.checkpoints, key: flags.key }),
 });
 
 export const receiptVerifyCommand = defineCommand({
