@@ -172,7 +172,8 @@ describe("tenant values follow the manifest's own pattern (third review, finding
   it("a value off the manifest's pattern, a missing setting or an undeclared one is refused when issued", () => {
     expect(refusal(() => issueGrant(twilio({ account_sid: SID.toLowerCase() })))).toBe("malformed");
     expect(thrown(() => issueGrant(twilio({ account_sid: `AC${"z".repeat(32)}` }))).message).toContain("pattern");
-    expect(refusal(() => issueGrant(input({ integration: "twilio", connection: undefined, auth: TWILIO_AUTH })))).toBe("malformed");
+    const { connection: _none, ...withoutConnection } = input({ integration: "twilio", auth: TWILIO_AUTH });
+    expect(refusal(() => issueGrant(withoutConnection))).toBe("malformed");
     expect(refusal(() => issueGrant(twilio({ account_sid: SID, region: "us1" })))).toBe("malformed");
     // A host setting stays one lowercase DNS label even under its manifest.
     const zendesk = { base: "https://{subdomain}.zendesk.com/api/v2", tenant: { subdomain: { pattern: ".+" } } };
