@@ -33,6 +33,7 @@ import { countRequests, countingAuditSink } from "./metrics/observability.js";
 import { Readiness } from "./metrics/readiness.js";
 import { healthPlugin } from "./http/health-plugin.js";
 import { tracingAuditSink } from "./metrics/run-span.js";
+import { MetricLabels } from "./metrics/metric-labels.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -109,7 +110,11 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       state,
       botKeys: config.botKeys,
       trustedMembers: config.trustedMembers,
-      audit: tracingAuditSink(observability === undefined ? audit : countingAuditSink(audit, observability.metrics)),
+      audit: tracingAuditSink(
+        observability === undefined ? audit : countingAuditSink(audit, observability.metrics),
+        undefined,
+        new MetricLabels(() => live.current().registry),
+      ),
       auditKey: config.auditKey ?? toBase64Url(randomBytes(32)),
       inFlight,
       readiness,
