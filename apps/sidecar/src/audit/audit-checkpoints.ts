@@ -1,4 +1,4 @@
-import { closeSync, constants, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { signAuditCheckpoint, type KeyPair } from "@eleven-integrations/grants";
 
@@ -42,10 +42,13 @@ export class AuditCheckpoints {
   /** Opens the file for appending (created 0600) and returns its last checkpoint, undefined when it has none. */
   open(): JournalHead | undefined {
     const fd = openSync(this.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, FILE_MODE);
-    if (!fstatSync(fd).isFile()) {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
       closeSync(fd);
       throw new Error(`the audit checkpoints ${this.path} are not a regular file`);
     }
+    // Narrowed like the audit file: nobody else reads when the journal was checked.
+    if ((stats.mode & 0o777) !== FILE_MODE) fchmodSync(fd, FILE_MODE);
     this.#fd = fd;
     const { last, torn } = readLast(this.path);
     this.#last = last;

@@ -155,7 +155,7 @@ export class AuditLog implements AuditSink {
     this.checkpointEveryMs = settings.checkpointEveryMs ?? 1000;
   }
 
-  /** How many chained lines the journal holds (counted at open from the last checkpoint, then as lines are written). */
+  /** How many chained lines the journal holds (counted at open from the last checkpoint, then as lines are written); with checkpoints only. */
   get lines(): number {
     return this.lineCount;
   }
@@ -273,7 +273,9 @@ export class AuditLog implements AuditSink {
    * `integrations audit verify` finds it. A checkpoint of the journal as it is follows.
    */
   private countLines(): void {
-    const recorded = this.checkpoints?.open();
+    // Without checkpoints nothing reads the count: the journal is not scanned.
+    if (this.checkpoints === undefined) return;
+    const recorded = this.checkpoints.open();
     const head = this.writtenPrev;
     if (recorded === undefined) this.lineCount = countChainedLines(this.path);
     else if (recorded.head === head) this.lineCount = recorded.lines;
