@@ -10,7 +10,9 @@ import { httpCall } from "../__fixtures__/http-call.js";
 import { captureLogs } from "../__fixtures__/log-capture.js";
 import { startProviderStandIn } from "../__fixtures__/provider-stand-in.js";
 import { startSidecar } from "../start/start-server.js";
+import { generateReceiptKeys } from "@eleven-integrations/grants";
 import { lineHash } from "./audit-chain.js";
+import { AuditCheckpoints, checkpointFileFor } from "./audit-checkpoints.js";
 
 async function textLines(path: string): Promise<string[]> {
   return (await readFile(path, "utf8")).split("\n").slice(0, -1);
@@ -105,5 +107,24 @@ describe("the sidecar's audit checkpoints", () => {
     } finally {
       await provider.close();
     }
+  });
+});
+
+describe("AuditCheckpoints", () => {
+  it("live beside the audit file (audit.log and its rotated files → audit.checkpoints), and narrow a wider mode to 0600", async () => {
+    const dir = await temporaryDirectory("sidecar-checkpoint-file-");
+    expect(checkpointFileFor(join(dir, "audit.log"))).toBe(join(dir, "audit.checkpoints"));
+    expect(checkpointFileFor(join(dir, "audit.log.20261202T033245123Z"))).toBe(join(dir, "audit.checkpoints"));
+    const path = join(dir, "audit.checkpoints");
+    await writeFile(path, "", { mode: 0o644 });
+    const keys = generateReceiptKeys();
+    const checkpoints = new AuditCheckpoints(path, () => keys);
+    expect(checkpoints.open()).toBeUndefined();
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    checkpoints.record({ lines: 3, head: "ab".repeat(32) });
+    checkpoints.record({ lines: 3, head: "ab".repeat(32) });
+    checkpoints.close();
+    expect(await textLines(path)).toHaveLength(1);
+    expect(new AuditCheckpoints(path, () => keys).open()).toEqual({ lines: 3, head: "ab".repeat(32) });
   });
 });
