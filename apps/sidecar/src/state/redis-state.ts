@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { RateLimiterRedis } from "rate-limiter-flexible";
 import { admitCommand, admitReply } from "./admit-script.js";
 import { consumeCommand, consumeReply } from "./consume-script.js";
+import { connectedReplicasOf, primaryStandsAlone, runIdOf, type SentinelSet } from "./sentinel-view.js";
 import { PREVIEW_MEMORY_MS, PREVIEWS_PER_WRITE, previewId } from "./given-previews.js";
 import { closeRedis, connectRedis, waitUntilReady } from "./redis-connection.js";
 import { consumeBoth, limiterOptions, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
@@ -108,6 +109,8 @@ export class RedisState implements SharedState {
   /** Until then (ms, this sidecar's clock) the primary was found with fewer replicas than `replicasToAck`: WAIT is skipped. */
   private loneUntilMs = 0;
   private readonly onLonePrimary: ((connected: number) => void) | undefined;
+  /** The sentinels, asked whether a primary short of replicas stands alone. */
+  private readonly sentinelSet: SentinelSet | undefined;
 
   constructor(options: RedisStateOptions) {
     this.prefix = redisKeyPrefix(options.namespace);
@@ -116,6 +119,7 @@ export class RedisState implements SharedState {
     this.replicasToAck = options.replicasToAck ?? ("sentinels" in options ? 1 : 0);
     this.waitMs = Math.max(1, Math.floor((options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS) / 2));
     this.onLonePrimary = options.onLonePrimary;
+    this.sentinelSet = "sentinels" in options ? { sentinels: options.sentinels, name: options.name } : undefined;
     this.client = connectRedis("url" in options ? { url: options.url } : { sentinels: options.sentinels, name: options.name }, {
       ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
       ...(options.onError === undefined ? {} : { onError: options.onError }),
@@ -352,20 +356,27 @@ export class RedisState implements SharedState {
 
   /**
    * Returns once `replicasToAck` replicas hold every write so far, or, when fewer
-   * replicas than that are connected to the primary at all (its replica was
-   * promoted when it died and nothing replicates from it yet), once every connected
-   * one does: the primary alone then holds the entry (see the README, "A primary
-   * with no replica left"). Throws when connected replicas do not acknowledge in
-   * time (a failover under way).
+   * replicas than that are connected to the primary at all and the sentinels say it
+   * stands alone (they name it, no failover is under way, every replica they know is
+   * down: its replica was promoted when it died), once every connected one does: the
+   * primary alone then holds the entry (see the README, "A primary with no replica
+   * left"). Throws otherwise (a failover under way: fail closed).
    */
   private async replicated(): Promise<void> {
     if (this.replicasToAck === 0 || this.now() < this.loneUntilMs) return;
     const acknowledged = await this.client.wait(this.replicasToAck, this.waitMs);
     if (acknowledged >= this.replicasToAck) return;
-    const connected = connectedReplicas(await this.client.info("replication"));
-    if (connected >= this.replicasToAck || acknowledged < connected) {
-      throw new Error(`${acknowledged} of ${this.replicasToAck} replicas acknowledged the write`);
-    }
+    const info = await this.client.info();
+    const connected = connectedReplicasOf(info);
+    const runId = runIdOf(info);
+    // A primary the sentinels are demoting has lost its replica too: only one they name, with every replica down, stands alone.
+    const alone =
+      connected < this.replicasToAck &&
+      acknowledged >= connected &&
+      this.sentinelSet !== undefined &&
+      runId !== undefined &&
+      (await primaryStandsAlone(this.sentinelSet, runId, this.waitMs));
+    if (!alone) throw new Error(`${acknowledged} of ${this.replicasToAck} replicas acknowledged the write`);
     // Asked again in a second, so a replica that attaches is waited for again from then on.
     this.loneUntilMs = this.now() + LONE_PRIMARY_RECHECK_MS;
     this.onLonePrimary?.(connected);
@@ -378,12 +389,6 @@ export class RedisState implements SharedState {
 
 /** How long a primary found without enough replicas is trusted alone before WAIT is tried again. */
 const LONE_PRIMARY_RECHECK_MS = 1000;
-
-/** `connected_slaves` of `INFO replication`; 0 when absent. */
-function connectedReplicas(info: string): number {
-  const match = /^connected_slaves:(\d+)/m.exec(info);
-  return match === null ? 0 : Number(match[1]);
-}
 
 /** The replies of a MULTI, or the first error among them. */
 function execResults(results: [Error | null, unknown][] | null): unknown[] {
