@@ -1,0 +1,22 @@
+import type { FastifyInstance } from "fastify";
+import { sidecarContextPlugin, type SidecarContext } from "./context.js";
+import { errorHandlingPlugin } from "./error-handling.js";
+import { healthPlugin } from "./health-plugin.js";
+import { identityPlugin } from "./identity-plugin.js";
+import { openapiPlugin } from "./openapi-plugin.js";
+import { opsPlugin } from "./ops-plugin.js";
+import { requestGuardsPlugin } from "./request-guards.js";
+import { revokePlugin } from "./revoke-plugin.js";
+import { runPlugin } from "./run-plugin.js";
+import { searchPlugin } from "./search-plugin.js";
+import { whoamiPlugin } from "./whoami-plugin.js";
+
+/** Every route of the sidecar, behind the loopback and caller-token guards, over the one shared context. */
+export function registerRoutes(app: FastifyInstance, options: { callerToken: string; context: SidecarContext }): void {
+  void app.register(requestGuardsPlugin, { callerToken: options.callerToken });
+  void app.register(errorHandlingPlugin);
+  void app.register(sidecarContextPlugin, { context: options.context });
+  for (const plugin of [identityPlugin, opsPlugin, searchPlugin, runPlugin, revokePlugin, whoamiPlugin, openapiPlugin, healthPlugin]) {
+    void app.register(plugin);
+  }
+}
