@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadRegistry } from "./load-registry.js";
+import type { Registry } from "./registry.js";
 import { RegistryError } from "./registry-error.js";
 import { validManifest } from "./__fixtures__/valid-manifest.js";
 import { anyJson, mutate } from "./__fixtures__/random-mutation.js";
@@ -11,7 +12,7 @@ describe("random mutations of a valid manifest", () => {
       fc.property(fc.array(fc.nat(50), { minLength: 1, maxLength: 6 }), anyJson, fc.integer({ min: 0, max: 2 }), (pathChoices, replacement, action) => {
         const other = { ...validManifest(), id: "other" };
         const mutated = mutate(validManifest(), pathChoices, replacement, action);
-        let registry;
+        let registry: Registry;
         try {
           registry = loadRegistry([
             { file: "other.json", json: other },

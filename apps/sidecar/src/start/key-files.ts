@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { open, writeFile } from "node:fs/promises";
+import { open, writeFile, type FileHandle } from "node:fs/promises";
 import { decodeKey, generateBotKeys, openSealed, sealToPublicKey, toBase64Url, type KeyPair } from "@eleven-integrations/grants";
 import { SidecarStartError } from "./start-error.js";
 
@@ -9,7 +9,7 @@ const CALLER_TOKEN = /^[\x21-\x7e]{16,1024}$/;
 
 /** Reads a file, checking the opened file itself (not the path) so a swap between check and read changes nothing. */
 export async function readOwnFile(path: string, refusedModeBits: number, what: string): Promise<string | undefined> {
-  let handle;
+  let handle: FileHandle;
   try {
     // Never through a symlink planted in the home folder (O_NOFOLLOW: ELOOP).
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);

@@ -1,3 +1,4 @@
+import type { Stats } from "node:fs";
 import { chmod, lstat, unlink } from "node:fs/promises";
 import { connect } from "node:net";
 import { SidecarStartError } from "./start-error.js";
@@ -32,7 +33,7 @@ export async function prepareSocketPath(path: string): Promise<void> {
       `the socket path ${path} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; choose a shorter SIDECAR_HOME or socket`,
     );
   }
-  let stats;
+  let stats: Stats;
   try {
     stats = await lstat(path);
   } catch (error) {

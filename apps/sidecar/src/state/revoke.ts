@@ -1,4 +1,4 @@
-import { CLOCK_SKEW_SECONDS, GrantError, verifyRevocation, type KeyPair } from "@eleven-integrations/grants";
+import { CLOCK_SKEW_SECONDS, GrantError, verifyRevocation, type Grant, type KeyPair } from "@eleven-integrations/grants";
 import type { FastifyBaseLogger } from "fastify";
 import type { RevokeAnswer, RevokeBody } from "@eleven-integrations/sidecar-protocol";
 import { StateUnavailableError, type SharedState } from "./shared-state.js";
@@ -27,7 +27,7 @@ const NEXT_ACTION: Partial<Record<string, string>> = {
  * sidecar of the bot refuses the grant with `grant_invalid`.
  */
 export async function revokeGrant(body: RevokeBody, deps: RevokeDeps, log: FastifyBaseLogger): Promise<RevokeAnswer> {
-  let grant;
+  let grant: Grant;
   try {
     ({ grant } = verifyRevocation(body.revocation, { bot: deps.botKeys, trustedMembers: deps.trustedMembers }));
   } catch (error) {
