@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { readFileTail } from "./file-tail.js";
 import { sha256Text } from "./sha256.js";
 
 /** `prev` of the very first line of a journal: nothing came before it. */
@@ -26,31 +27,14 @@ export function rotatedName(path: string, now: Date, taken: (candidate: string) 
 
 /** The hash of the last complete line of `path` (its last line feed ends it), or undefined when it has none or does not exist. */
 export function lastLineHash(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, TAIL_BYTES);
-    const tail = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const got = readSync(fd, tail, read, length - read, size - length + read);
-      if (got === 0) break;
-      read += got;
-    }
-    const end = tail.lastIndexOf(0x0a, read - 1);
-    if (end < 0) return undefined;
-    const start = tail.lastIndexOf(0x0a, end - 1) + 1;
-    if (start === 0 && size > length) throw new Error(`the last line of ${path} is longer than ${TAIL_BYTES} bytes`);
-    return end === start ? undefined : lineHash(tail.subarray(start, end));
-  } finally {
-    closeSync(fd);
-  }
+  const tail = readFileTail(path, TAIL_BYTES);
+  if (tail === undefined) return undefined;
+  const { bytes, cut } = tail;
+  const end = bytes.lastIndexOf(0x0a, bytes.length - 1);
+  if (end < 0) return undefined;
+  const start = bytes.lastIndexOf(0x0a, end - 1) + 1;
+  if (start === 0 && cut) throw new Error(`the last line of ${path} is longer than ${TAIL_BYTES} bytes`);
+  return end === start ? undefined : lineHash(bytes.subarray(start, end));
 }
 
 /** The files `path` rotated to (`<file>.<UTC time>`), oldest first. */

@@ -1,9 +1,10 @@
-import { closeSync, constants, fchmodSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fdatasyncSync, fstatSync, openSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { signAuditCheckpoint, type KeyPair } from "@eleven-integrations/grants";
+import { readFileTail } from "./file-tail.js";
 
 const FILE_MODE = 0o600;
-const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = constants;
+const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = constants;
 /** Bytes read from the end of the file to find its last checkpoint; a checkpoint line is about 250 bytes. */
 const TAIL_BYTES = 16 * 1024;
 
@@ -83,30 +84,20 @@ export class AuditCheckpoints {
 
 /** The last whole checkpoint line of `path` (its `lines` and `head`, unverified: this sidecar wrote it), and whether the file ends in a torn line. */
 function readLast(path: string): { last: JournalHead | undefined; torn: boolean } {
-  const fd = openSync(path, O_RDONLY | O_NOFOLLOW);
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, TAIL_BYTES);
-    const tail = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const got = readSync(fd, tail, read, length - read, size - length + read);
-      if (got === 0) break;
-      read += got;
+  const tail = readFileTail(path, TAIL_BYTES);
+  // Opened (and created) just before: a file gone meanwhile has no checkpoint.
+  if (tail === undefined) return { last: undefined, torn: false };
+  const { bytes } = tail;
+  const torn = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a;
+  const lines = bytes.toString("utf8").split("\n");
+  lines.pop();
+  for (const line of lines.reverse()) {
+    try {
+      const { lines: count, head } = JSON.parse(line) as { lines?: unknown; head?: unknown };
+      if (Number.isSafeInteger(count) && typeof head === "string") return { last: { lines: count as number, head }, torn };
+    } catch {
+      // a torn or foreign line: the one before it
     }
-    const torn = read > 0 && tail[read - 1] !== 0x0a;
-    const lines = tail.subarray(0, read).toString("utf8").split("\n");
-    lines.pop();
-    for (const line of lines.reverse()) {
-      try {
-        const { lines: count, head } = JSON.parse(line) as { lines?: unknown; head?: unknown };
-        if (Number.isSafeInteger(count) && typeof head === "string") return { last: { lines: count as number, head }, torn };
-      } catch {
-        // a torn or foreign line: the one before it
-      }
-    }
-    return { last: undefined, torn };
-  } finally {
-    closeSync(fd);
   }
+  return { last: undefined, torn };
 }

@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { lineHash, rotatedFiles } from "./audit-chain.js";
+import { readFileTail } from "./file-tail.js";
 
 const HEX_HASH = /^[0-9a-f]{64}$/;
 /** Bytes read from the end of the file to find a torn last line; an audit line is a few hundred bytes. */
@@ -19,30 +20,13 @@ export function prevOf(line: string | Buffer): string | undefined {
 
 /** The bytes after the file's last line feed (a line a crash cut short), or undefined when it ends with one, is empty or is absent. */
 export function tornTail(path: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, TAIL_BYTES);
-    const tail = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const got = readSync(fd, tail, read, length - read, size - length + read);
-      if (got === 0) break;
-      read += got;
-    }
-    if (read === 0 || tail[read - 1] === 0x0a) return undefined;
-    const start = tail.lastIndexOf(0x0a, read - 1) + 1;
-    if (start === 0 && size > length) throw new Error(`the last line of ${path} is longer than ${TAIL_BYTES} bytes`);
-    return Buffer.from(tail.subarray(start, read));
-  } finally {
-    closeSync(fd);
-  }
+  const tail = readFileTail(path, TAIL_BYTES);
+  if (tail === undefined) return undefined;
+  const { bytes, cut } = tail;
+  if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return undefined;
+  const start = bytes.lastIndexOf(0x0a, bytes.length - 1) + 1;
+  if (start === 0 && cut) throw new Error(`the last line of ${path} is longer than ${TAIL_BYTES} bytes`);
+  return Buffer.from(bytes.subarray(start));
 }
 
 /** The hashes of the chained lines of one file, in order (torn fragments left out); none when it does not exist. */

@@ -7,7 +7,7 @@ import type { RunAnswer } from "../run/answers.js";
 import { StateUnavailableError } from "../state/shared-state.js";
 import { UNAVAILABLE_REFUSAL } from "../state/state-refusals.js";
 import { admit } from "./admit.js";
-import { beginCall, type AdmittedCall, type Call, type CallContext, type CallResult } from "./call.js";
+import { beginCall, type AdmittedCall, type Call, type CallContext, type CallResult, type Stage } from "./call.js";
 import { checkArgs } from "./check-args.js";
 import { decide } from "./decide.js";
 import { open } from "./open.js";
@@ -36,9 +36,7 @@ export function runCall(body: RunBody, snapshot: RegistrySnapshot, runner: CallR
   return tracked(
     runner,
     finished(call, async () => {
-      const opened = open(call, body.grant);
-      if (!opened.ok) return opened.answer;
-      const admitted = await admit(opened.call);
+      const admitted = await openAndAdmit(call, body.grant);
       if (!admitted.ok) return admitted.answer;
       const run = admitted.call;
       return checkArgs(run) ?? (await decide(run)) ?? (await send(run));
@@ -56,12 +54,16 @@ export function whoamiCall(body: WhoamiBody, snapshot: RegistrySnapshot, runner:
   return tracked(
     runner,
     finished(call, async () => {
-      const opened = open(call, body.grant);
-      if (!opened.ok) return opened.answer;
-      const admitted = await admit(opened.call);
+      const admitted = await openAndAdmit(call, body.grant);
       return admitted.ok ? await askIdentity(admitted.call) : admitted.answer;
     }),
   );
+}
+
+/** The first two steps of every flow: the grant opens, then the call is let in. */
+async function openAndAdmit(call: Call, sealedGrant: string): Promise<Stage<AdmittedCall>> {
+  const opened = open(call, sealedGrant);
+  return opened.ok ? await admit(opened.call) : opened;
 }
 
 /**

@@ -34,34 +34,21 @@ export async function readPreview(call: AdmittedCall): Promise<PreviewResult> {
   const { operation } = call;
   const preview = operation.preview;
   if (preview === undefined) throw new TypeError(`${operation.id} declares no preview`);
-  const { integration } = call.grant;
+  // A failed read answers under the write's op: the bot asked for the write.
+  const failed = (error: ErrorEnvelope["error"]): PreviewResult => ({
+    ok: false,
+    answer: { status: "error", integration: call.grant.integration, op: operation.id, error },
+  });
   const answer = await send(call, { op: preview.op, args: preview.args(call.args) });
-  if (answer.status === "error") {
-    return {
-      ok: false,
-      answer: {
-        status: "error",
-        integration,
-        op: operation.id,
-        error: { ...answer.error, message: `the preview read ${preview.op} failed, nothing was written: ${answer.error.message}` },
-      },
-    };
-  }
+  if (answer.status === "error")
+    return failed({ ...answer.error, message: `the preview read ${preview.op} failed, nothing was written: ${answer.error.message}` });
   const data = answer.status === "ok" ? answer.data : undefined;
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    return {
-      ok: false,
-      answer: {
-        status: "error",
-        integration,
-        op: operation.id,
-        error: {
-          code: "bad_response",
-          message: `the preview read ${preview.op} answered ${Array.isArray(data) ? "a list" : "no object"}, so its line cannot be shown; nothing was written`,
-          next_action: "Try again later; if it persists, the integration's preview needs fixing.",
-        },
-      },
-    };
+    return failed({
+      code: "bad_response",
+      message: `the preview read ${preview.op} answered ${Array.isArray(data) ? "a list" : "no object"}, so its line cannot be shown; nothing was written`,
+      next_action: "Try again later; if it persists, the integration's preview needs fixing.",
+    });
   }
   return { ok: true, preview: renderPreview(preview.declaration.line, data as Record<string, unknown>) };
 }

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { defineScript } from "./redis-script.js";
 
 /**
  * One call's trip to Redis, atomically: the store's epoch, the grant's revocation
@@ -39,12 +40,9 @@ export type AdmitReply = [string | null, number, number?, number?, number?, numb
 
 type AdmitCommand = (epochKey: string, revokedKey: string, grantKey: string, integrationKey: string, ...windowsAndPoints: number[]) => Promise<unknown>;
 
-/** Registers the script on `client` (ioredis sends it by its SHA, and the text once when Redis does not have it) and returns its caller. */
+/** Registers the script on `client` and returns its caller. */
 export function admitCommand(client: Redis): AdmitCommand {
-  client.defineCommand(COMMAND, { numberOfKeys: 4, lua: ADMIT_LUA });
-  const command = (client as unknown as Record<string, AdmitCommand>)[COMMAND];
-  if (command === undefined) throw new Error("the admit script could not be registered");
-  return command.bind(client);
+  return defineScript<AdmitCommand>(client, COMMAND, 4, ADMIT_LUA);
 }
 
 /** Checks the reply's shape: a store that answers anything else is not trusted with the decision. */

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { defineScript } from "./redis-script.js";
 
 /**
  * One confirmation consumed in one trip, atomically: the store's epoch, the
@@ -27,10 +28,7 @@ type ConsumeCommand = (epochKey: string, replayKey: string, outcomeKey: string, 
 
 /** Registers the script on `client` and returns its caller. */
 export function consumeCommand(client: Redis): ConsumeCommand {
-  client.defineCommand(COMMAND, { numberOfKeys: 3, lua: CONSUME_LUA });
-  const command = (client as unknown as Record<string, ConsumeCommand>)[COMMAND];
-  if (command === undefined) throw new Error("the consume script could not be registered");
-  return command.bind(client);
+  return defineScript<ConsumeCommand>(client, COMMAND, 3, CONSUME_LUA);
 }
 
 /** Checks the reply's shape: a store that answers anything else is not trusted with the decision. */
