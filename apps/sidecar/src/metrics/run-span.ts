@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
 import type { AuditRecord, AuditSink } from "../audit/audit-log.js";
-import { MetricLabels } from "./metric-labels.js";
+import type { MetricLabels } from "./metric-labels.js";
 
 /** The span each answered `/v1/run` becomes. */
 export const RUN_SPAN_NAME = "eleven.run";
