@@ -1,4 +1,12 @@
-import { argsDigest, type CheckedConfirmation, checkConfirmation, confirmDetails, GrantError, recallConfirmation, renderConfirm } from "@eleven-integrations/grants";
+import {
+  argsDigest,
+  type CheckedConfirmation,
+  checkConfirmation,
+  confirmDetails,
+  GrantError,
+  recallConfirmation,
+  renderConfirm,
+} from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import type { RunAnswer } from "../run/answers.js";
 import type { WriteSlot } from "../state/shared-state.js";

@@ -1,4 +1,3 @@
-import type { KeyPair } from "@eleven-integrations/grants";
 import type { Registry } from "@eleven-integrations/loader";
 import fastifyPlugin from "fastify-plugin";
 import type { CallRunner } from "../call/flows.js";
