@@ -2,6 +2,7 @@ import { isBase64UrlOf } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
 import { checkKeys, isPlainObject } from "./strict-json.js";
 import { OP_ID_PATTERN } from "@eleven-integrations/schema";
+import { checkGrantPolicy, policyJson, type GrantPolicy } from "./grant-policy.js";
 
 /** What a member granted a bot: the signed payload of a grant, its fields as on the wire. */
 export interface Grant {
@@ -34,6 +35,8 @@ export interface Grant {
   connection?: Record<string, string>;
   /** The member's credential for the integration; `expires_at` (Unix seconds) when the provider said when it ends. */
   cred: GrantCredential;
+  /** The member's policy (presets by class and per-op rules); absent: reads allow, writes ask. See `decideByPolicy`. */
+  policy?: GrantPolicy;
   /** Issued at, Unix seconds. */
   iat: number;
   /** Expires at, Unix seconds; at most an hour after `iat`. */
@@ -57,7 +60,7 @@ export interface GrantCredential {
 }
 
 const REQUIRED = ["v", "typ", "gid", "iss", "aud", "integration", "manifest_hash", "access", "cred", "iat", "exp"];
-const OPTIONAL = ["ops", "account", "connection"];
+const OPTIONAL = ["ops", "account", "connection", "policy"];
 const CRED_KEYS = ["kind", "token"];
 const CRED_OPTIONAL = ["expires_at"];
 const ACCOUNT_KEYS = ["id", "name"];
@@ -97,7 +100,7 @@ export function isOpId(value: unknown): value is string {
  */
 export function checkGrantPayload(object: Record<string, unknown>): Grant {
   checkKeys(object, REQUIRED, OPTIONAL, "grant payload");
-  const { v, typ, gid, iss, aud, integration, manifest_hash, access, ops, account, connection, cred, iat, exp } = object;
+  const { v, typ, gid, iss, aud, integration, manifest_hash, access, ops, account, connection, policy, cred, iat, exp } = object;
   if (v !== 1) refuse("`v` must be 1");
   if (typ !== "grant") refuse('`typ` must be "grant"');
   if (!isBase64UrlOf(gid, 16)) refuse("`gid` must be 16 bytes of unpadded base64url");
@@ -126,6 +129,7 @@ export function checkGrantPayload(object: Record<string, unknown>): Grant {
   if (ops !== undefined) grant.ops = checkOps(ops);
   if (account !== undefined) grant.account = checkAccount(account);
   if (connection !== undefined) grant.connection = checkConnection(connection);
+  if (policy !== undefined) grant.policy = checkGrantPolicy(policy);
   return grant;
 }
 
@@ -199,5 +203,6 @@ export function grantJson(grant: Grant): string {
     `"gid":"${grant.gid}","iat":${grant.iat},"integration":"${grant.integration}",` +
     `"iss":"${grant.iss}","manifest_hash":"${grant.manifest_hash}"`;
   if (grant.ops !== undefined) json += `,"ops":["${grant.ops.join('","')}"]`;
+  if (grant.policy !== undefined) json += `,"policy":${policyJson(grant.policy)}`;
   return `${json},"typ":"grant","v":1}`;
 }

@@ -3,6 +3,25 @@ export { GrantError, GRANT_ERROR_CODES, expiredGrantSummary, type GrantErrorCode
 export { generateMemberKeys, generateBotKeys, type KeyPair } from "./keys.js";
 export { issueGrant, GRANT_PREFIX, type IssueGrantInput } from "./issue-grant.js";
 export { openGrant, type OpenGrantOptions } from "./open-grant.js";
+export { decideByPolicy, grantPolicySchema, policyRuleSchema, MAX_POLICY_OPS, type GrantPolicy, type PolicyRule, type PolicyDecision } from "./grant-policy.js";
+export { issueApproval, APPROVAL_PREFIX, type IssueApprovalInput } from "./issue-approval.js";
+export { openApproval, type OpenApprovalOptions } from "./open-approval.js";
+export { renderApprovalLine, type RenderApprovalLineInput } from "./approval-line.js";
+export { checkApprovalArgs, approvalCoversOp } from "./approval-check.js";
+export {
+  approvalPayloadSchema,
+  argConstraintSchema,
+  approvalArgsSchema,
+  approvalBudgetSchema,
+  MAX_APPROVAL_ARGS,
+  MAX_CONSTRAINT_VALUES,
+  MAX_CONSTRAINT_TEXT,
+  MAX_BUDGET_RUNS,
+  type Approval,
+  type ArgConstraint,
+  type ApprovalArgs,
+  type ApprovalBudget,
+} from "./approval-payload.js";
 export { MAX_ACCOUNT_TEXT, MAX_CONNECTION_SETTINGS, type Grant, type GrantAccount, type GrantCredential } from "./grant-payload.js";
 export { credentialExpired } from "./credential-expiry.js";
 export { displayAccount } from "./display-account.js";
@@ -25,11 +44,13 @@ export {
 export {
   signRevocation,
   verifyRevocation,
+  verifyApprovalRevocation,
   revocationSignedBy,
   REVOCATION_PREFIX,
   type SignRevocationInput,
   type VerifyRevocationOptions,
   type VerifiedRevocation,
+  type VerifiedApprovalRevocation,
   type RevocationPayload,
 } from "./revocation.js";
 export { ReplayCache, DEFAULT_REPLAY_ENTRIES } from "./replay-cache.js";
@@ -72,6 +93,8 @@ export {
   MAX_CONFIRMATION_LENGTH,
   MAX_REVOCATION_LENGTH,
   MAX_GRANT_TTL_SECONDS,
+  MAX_APPROVAL_LENGTH,
+  MAX_APPROVAL_TTL_SECONDS,
   MAX_CONFIRMATION_TTL_SECONDS,
   CLOCK_SKEW_SECONDS,
   MAX_CONFIRM_VALUE_CODE_POINTS,

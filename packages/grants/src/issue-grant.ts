@@ -2,6 +2,7 @@ import { connectionProblems, type TenantAuth } from "@eleven-integrations/schema
 import { decodeKey, toBase64Url } from "./base64url.js";
 import { GrantError } from "./grant-error.js";
 import { checkGrantPayload, grantJson, isUnixSeconds, type Grant } from "./grant-payload.js";
+import type { GrantPolicy } from "./grant-policy.js";
 import { memberSigningKey, type KeyPair } from "./keys.js";
 import { MAX_GRANT_LENGTH, MAX_GRANT_TTL_SECONDS, unixNow } from "./limits.js";
 import { concatBytes, GRANT_CONTEXT, signedMessage } from "./signed-message.js";
@@ -45,6 +46,12 @@ export interface IssueGrantInput {
    * place's rule and the declared pattern), so a value the sidecar would refuse is never issued.
    */
   auth?: TenantAuth;
+  /**
+   * The member's policy, signed with the grant: presets by class (`read`, `write`,
+   * `destructive`) and per-op rules, each `"allow" | "ask" | "block"` (see
+   * `decideByPolicy`). Leave out for the defaults (reads allow, writes ask).
+   */
+  policy?: GrantPolicy;
   /** Life of the grant in seconds, 1 to 3600; longer is refused (`ttl_too_long`), never clamped. */
   ttlSeconds: number;
   /** Unix seconds; defaults to the clock. */
@@ -101,6 +108,7 @@ export function issueGrant(input: IssueGrantInput): string {
   if (input.ops !== undefined) draft["ops"] = input.ops;
   if (input.account !== undefined) draft["account"] = { ...input.account };
   if (input.connection !== undefined) draft["connection"] = { ...input.connection };
+  if (input.policy !== undefined) draft["policy"] = input.policy;
   const grant = checkGrantPayload(draft);
   checkIssuedConnection(grant.connection, input.auth);
 

@@ -26,3 +26,7 @@ export function unixNow(): number {
 }
 /** Most combining marks `renderConfirm` shows on one base character; the rest of the stack shows as one U+FFFD. */
 export { MAX_COMBINING_MARKS } from "@eleven-integrations/schema";
+/** Longest approval token `openApproval` reads, in characters; `issueApproval` refuses to make a longer one. */
+export const MAX_APPROVAL_LENGTH = 16 * 1024;
+/** Longest a standing approval may live: `exp - iat`, in seconds (30 days). */
+export const MAX_APPROVAL_TTL_SECONDS = 30 * 24 * 3600;

@@ -3,8 +3,11 @@ import { GrantError } from "./grant-error.js";
 import { isUnixSeconds, type Grant } from "./grant-payload.js";
 import { GRANT_PREFIX } from "./issue-grant.js";
 import { memberSigningKey, type KeyPair } from "./keys.js";
-import { CLOCK_SKEW_SECONDS, MAX_GRANT_LENGTH, MAX_REVOCATION_LENGTH, unixNow } from "./limits.js";
+import { CLOCK_SKEW_SECONDS, MAX_APPROVAL_LENGTH, MAX_GRANT_LENGTH, MAX_REVOCATION_LENGTH, unixNow } from "./limits.js";
 import { openGrant } from "./open-grant.js";
+import { openApproval } from "./open-approval.js";
+import type { Approval } from "./approval-payload.js";
+import { APPROVAL_PREFIX } from "./issue-approval.js";
 import { concatBytes, REVOKE_CONTEXT, signedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
 import { checkKeys, parseJsonObject, requireCanonical } from "./strict-json.js";
@@ -14,14 +17,15 @@ import { utf8 } from "./text-bytes.js";
 export const REVOCATION_PREFIX = "er1.";
 
 const SIGNATURE_BYTES = 64;
-// A sealed grant is `eg1.` and unpadded base64url: nothing in it needs escaping in JSON.
+// A sealed grant (`eg1.`) or standing approval (`ea1.`) and unpadded base64url: nothing in it needs escaping in JSON.
 const SEALED_GRANT = /^eg1\.[A-Za-z0-9_-]+$/;
+const SEALED_APPROVAL = /^ea1\.[A-Za-z0-9_-]+$/;
 
 /** The signed payload of a revocation: the sealed grant it ends, and when the member signed it. */
 export interface RevocationPayload {
   v: 1;
   typ: "revocation";
-  /** The sealed grant (`eg1.`) being revoked, exactly as the member issued it. */
+  /** The sealed grant (`eg1.`) or standing approval (`ea1.`) being revoked, exactly as the member issued it. */
   grant: string;
   /** Signed at, Unix seconds. */
   iat: number;
@@ -30,7 +34,7 @@ export interface RevocationPayload {
 export interface SignRevocationInput {
   /** The member who issued the grant; no one else's revocation verifies. */
   member: KeyPair;
-  /** The sealed grant (`eg1.`) to revoke, as `issueGrant` returned it. */
+  /** The sealed grant (`eg1.`) or standing approval (`ea1.`) to revoke, as `issueGrant` or `issueApproval` returned it. */
   grant: string;
   /** Unix seconds; defaults to the clock. */
   now?: number;
@@ -57,10 +61,14 @@ function revocationJson(payload: RevocationPayload): string {
 }
 
 function checkSealedGrant(grant: unknown): string {
-  if (typeof grant !== "string" || grant.length > MAX_GRANT_LENGTH || !grant.startsWith(GRANT_PREFIX) || !SEALED_GRANT.test(grant)) {
-    throw new GrantError("malformed", `a revocation names one sealed grant (${GRANT_PREFIX}..., at most ${MAX_GRANT_LENGTH} characters)`);
+  if (typeof grant === "string" && grant.length <= MAX_GRANT_LENGTH && grant.startsWith(GRANT_PREFIX) && SEALED_GRANT.test(grant)) return grant;
+  if (typeof grant === "string" && grant.length <= MAX_APPROVAL_LENGTH && grant.startsWith(APPROVAL_PREFIX) && SEALED_APPROVAL.test(grant)) {
+    return grant;
   }
-  return grant;
+  throw new GrantError(
+    "malformed",
+    `a revocation names one sealed grant or approval (${GRANT_PREFIX}... or ${APPROVAL_PREFIX}..., at most ${MAX_GRANT_LENGTH} characters)`,
+  );
 }
 
 /**
@@ -89,11 +97,44 @@ export function signRevocation(input: SignRevocationInput): string {
  * Returns the opened grant; throws `GrantError`.
  */
 export function verifyRevocation(token: string, options: VerifyRevocationOptions): VerifiedRevocation {
+  const read = readRevocation(token, options.now);
+  const grant = openGrant(read.payload.grant, { bot: options.bot, trustedMembers: options.trustedMembers, now: read.now });
+  checkRevocationSignature(read, grant.iss);
+  return { grant, iat: read.payload.iat };
+}
+
+/** A verified revocation of a standing approval: the approval, opened (`aid` is what to refuse, `exp` how long to remember it). */
+export interface VerifiedApprovalRevocation {
+  approval: Approval;
+  iat: number;
+}
+
+/**
+ * `verifyRevocation` for a revocation that names a sealed approval (`ea1.`):
+ * the same checks, the approval opened with `openApproval` (its codes). A
+ * revocation naming a grant is `malformed` here, as one naming an approval is
+ * for `verifyRevocation`.
+ */
+export function verifyApprovalRevocation(token: string, options: VerifyRevocationOptions): VerifiedApprovalRevocation {
+  const read = readRevocation(token, options.now);
+  const approval = openApproval(read.payload.grant, { bot: options.bot, trustedMembers: options.trustedMembers, now: read.now });
+  checkRevocationSignature(read, approval.iss);
+  return { approval, iat: read.payload.iat };
+}
+
+interface ReadRevocation {
+  payload: RevocationPayload;
+  signature: Uint8Array;
+  payloadBytes: Uint8Array;
+  now: number;
+}
+
+function readRevocation(token: string, clock: number | undefined): ReadRevocation {
   if (typeof token !== "string" || token.length > MAX_REVOCATION_LENGTH) {
     throw new GrantError("malformed", `a revocation is at most ${MAX_REVOCATION_LENGTH} characters`);
   }
   if (!token.startsWith(REVOCATION_PREFIX)) throw new GrantError("malformed", `a revocation starts with ${REVOCATION_PREFIX}`);
-  const now = options.now ?? unixNow();
+  const now = clock ?? unixNow();
   if (!isUnixSeconds(now)) throw new GrantError("malformed", "now must be Unix seconds");
   const bytes = fromBase64Url(token.slice(REVOCATION_PREFIX.length));
   if (bytes.length <= SIGNATURE_BYTES) throw new GrantError("malformed", "revocation is too short");
@@ -107,14 +148,14 @@ export function verifyRevocation(token: string, options: VerifyRevocationOptions
   if (!isUnixSeconds(iat)) throw new GrantError("malformed", "revocation payload: `iat` must be Unix seconds");
   const payload: RevocationPayload = { v: 1, typ: "revocation", grant: checkSealedGrant(object["grant"]), iat };
   requireCanonical(text, revocationJson(payload), "revocation payload");
+  return { payload, signature, payloadBytes, now };
+}
 
-  const grant = openGrant(payload.grant, { bot: options.bot, trustedMembers: options.trustedMembers, now });
-  const memberKey = fromBase64Url(grant.iss);
-  if (!lib().crypto_sign_verify_detached(signature, signedMessage([REVOKE_CONTEXT, payloadBytes]), memberKey)) {
+function checkRevocationSignature(read: ReadRevocation, member: string): void {
+  if (!lib().crypto_sign_verify_detached(read.signature, signedMessage([REVOKE_CONTEXT, read.payloadBytes]), fromBase64Url(member))) {
     throw new GrantError("bad_signature", "the revocation was not signed by the grant's member");
   }
-  if (iat > now + CLOCK_SKEW_SECONDS) throw new GrantError("not_yet_valid", "the revocation was signed in the future");
-  return { grant, iat };
+  if (read.payload.iat > read.now + CLOCK_SKEW_SECONDS) throw new GrantError("not_yet_valid", "the revocation was signed in the future");
 }
 
 /**

@@ -2,6 +2,8 @@ import { utf8 } from "./text-bytes.js";
 
 /** Domain-separation context of a grant signature. */
 export const GRANT_CONTEXT = utf8("eleven.grant.v1");
+/** Domain-separation context of a standing approval signature. */
+export const APPROVAL_CONTEXT = utf8("eleven.approval.v1");
 /** Domain-separation context of a confirmation signature. */
 export const CONFIRM_CONTEXT = utf8("eleven.confirm.v1");
 /** Domain-separation context of a revocation signature. */

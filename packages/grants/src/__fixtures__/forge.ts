@@ -4,7 +4,7 @@ import { canonicalJson } from "@eleven-integrations/schema";
 import sodium from "libsodium-wrappers";
 import { fromBase64Url, toBase64Url } from "../base64url.js";
 import { GrantError } from "../grant-error.js";
-import { CONFIRM_CONTEXT, GRANT_CONTEXT, concatBytes, signedMessage } from "../signed-message.js";
+import { APPROVAL_CONTEXT, CONFIRM_CONTEXT, GRANT_CONTEXT, concatBytes, signedMessage } from "../signed-message.js";
 
 const encoder = new TextEncoder();
 
@@ -56,4 +56,12 @@ export function thrown(run: () => unknown): GrantError {
     throw error;
   }
   throw new Error("expected a GrantError");
+}
+
+/** Signs `payload` as a standing approval for `audience` and seals it to `sealTo` (`ea1.`). */
+export function forgeApproval(options: { payload: string | object; signerSecretKey: string; audience: string; sealTo: string }): string {
+  const payload = payloadBytes(options.payload);
+  const message = signedMessage([APPROVAL_CONTEXT, fromBase64Url(options.audience), payload]);
+  const signature = sodium.crypto_sign_detached(message, fromBase64Url(options.signerSecretKey));
+  return `ea1.${toBase64Url(sodium.crypto_box_seal(concatBytes(signature, payload), fromBase64Url(options.sealTo)))}`;
 }
