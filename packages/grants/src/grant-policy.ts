@@ -1,47 +1,66 @@
-import { z } from "zod";
 import { GrantError } from "./grant-error.js";
 import { OP_ID_PATTERN as OP_ID } from "@eleven-integrations/schema";
 import { isPlainObject } from "./strict-json.js";
+
+// Checked by hand, as the rest of the grant payload is: the member's web client bundles
+// grants for the browser without zod (examples/browser-member checks the bundle).
 
 /** Most ops one policy names. */
 export const MAX_POLICY_OPS = 256;
 
 /** What a policy says of an op: run it, ask the member (a tap or a standing approval), or never run it. */
-export const policyRuleSchema = z.enum(["allow", "ask", "block"]);
-export type PolicyRule = z.infer<typeof policyRuleSchema>;
+export const POLICY_RULES = ["allow", "ask", "block"] as const;
+export type PolicyRule = (typeof POLICY_RULES)[number];
 
 /**
  * A grant's policy: presets by class (`read`, `write`, `destructive` write) and
  * per-op rules (`ops`), the op's own entry winning. Signed with the grant.
  */
-export const grantPolicySchema = z
-  .strictObject({
-    read: policyRuleSchema.optional(),
-    write: policyRuleSchema.optional(),
-    destructive: policyRuleSchema.optional(),
-    ops: z
-      .record(z.string().regex(OP_ID), policyRuleSchema)
-      .refine((ops) => Object.keys(ops).length >= 1, "must name at least one op (leave it out for none)")
-      .refine((ops) => Object.keys(ops).length <= MAX_POLICY_OPS, `names more than ${MAX_POLICY_OPS} ops`)
-      .optional(),
-  })
-  // Absent and empty would be two spellings of "no policy".
-  .refine((policy) => Object.keys(policy).length >= 1, "must hold at least one rule (leave it out for none)");
-export type GrantPolicy = z.infer<typeof grantPolicySchema>;
+export interface GrantPolicy {
+  read?: PolicyRule;
+  write?: PolicyRule;
+  destructive?: PolicyRule;
+  ops?: Record<string, PolicyRule>;
+}
 
-/** Checks a grant's `policy`. Throws `GrantError` `malformed`. */
+const CLASSES = ["read", "write", "destructive"] as const;
+
+function isRule(value: unknown): value is PolicyRule {
+  return typeof value === "string" && (POLICY_RULES as readonly string[]).includes(value);
+}
+
+function refuse(path: string, why: string): never {
+  throw new GrantError("malformed", `grant payload: \`policy${path === "" ? "" : `.${path}`}\` ${why}`);
+}
+
+/** Checks a grant's `policy` strictly (no other keys, known rules, op ids, 1 to 256 ops). Throws `GrantError` `malformed`. */
 export function checkGrantPolicy(policy: unknown): GrantPolicy {
   if (!isPlainObject(policy)) throw new GrantError("malformed", "grant payload: `policy` must be an object");
-  const parsed = grantPolicySchema.safeParse(policy);
-  if (!parsed.success) {
-    const path = parsed.error.issues[0]?.path.map(String).join(".") ?? "";
-    throw new GrantError("malformed", `grant payload: \`policy${path === "" ? "" : `.${path}`}\` is not valid`);
-  }
+  const keys = Object.keys(policy);
+  // Absent and empty would be two spellings of "no policy".
+  if (keys.length === 0) refuse("", "must hold at least one rule (leave it out for none)");
   const checked: GrantPolicy = {};
-  if (parsed.data.read !== undefined) checked.read = parsed.data.read;
-  if (parsed.data.write !== undefined) checked.write = parsed.data.write;
-  if (parsed.data.destructive !== undefined) checked.destructive = parsed.data.destructive;
-  if (parsed.data.ops !== undefined) checked.ops = { ...parsed.data.ops };
+  for (const key of keys) {
+    const value = (policy as Record<string, unknown>)[key];
+    if ((CLASSES as readonly string[]).includes(key)) {
+      if (!isRule(value)) refuse(key, "is not valid");
+      checked[key as (typeof CLASSES)[number]] = value;
+    } else if (key === "ops") {
+      if (!isPlainObject(value)) refuse("ops", "is not valid");
+      const ids = Object.keys(value);
+      if (ids.length < 1) refuse("ops", "must name at least one op (leave it out for none)");
+      if (ids.length > MAX_POLICY_OPS) refuse("ops", `names more than ${MAX_POLICY_OPS} ops`);
+      const ops: Record<string, PolicyRule> = {};
+      for (const id of ids) {
+        const rule = (value as Record<string, unknown>)[id];
+        if (!OP_ID.test(id) || !isRule(rule)) refuse(`ops.${id}`, "is not valid");
+        ops[id] = rule;
+      }
+      checked.ops = ops;
+    } else {
+      refuse(key, "is not a policy field");
+    }
+  }
   return checked;
 }
 

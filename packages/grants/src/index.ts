@@ -3,7 +3,7 @@ export { GrantError, GRANT_ERROR_CODES, expiredGrantSummary, type GrantErrorCode
 export { generateMemberKeys, generateBotKeys, type KeyPair } from "./keys.js";
 export { issueGrant, GRANT_PREFIX, type IssueGrantInput } from "./issue-grant.js";
 export { openGrant, type OpenGrantOptions } from "./open-grant.js";
-export { decideByPolicy, grantPolicySchema, policyRuleSchema, MAX_POLICY_OPS, type GrantPolicy, type PolicyRule, type PolicyDecision } from "./grant-policy.js";
+export { decideByPolicy, checkGrantPolicy, POLICY_RULES, MAX_POLICY_OPS, type GrantPolicy, type PolicyRule, type PolicyDecision } from "./grant-policy.js";
 export { issueApproval, APPROVAL_PREFIX, type IssueApprovalInput } from "./issue-approval.js";
 export { openApproval, type OpenApprovalOptions } from "./open-approval.js";
 export { renderApprovalLine, type RenderApprovalLineInput } from "./approval-line.js";
