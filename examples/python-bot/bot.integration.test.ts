@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateMemberKeys, issueGrant, ready, signConfirmation } from "@eleven-integrations/grants";
+import { generateMemberKeys, issueApproval, issueGrant, ready, renderApprovalLine, signConfirmation } from "@eleven-integrations/grants";
 import { loadRegistry } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
 import { startSidecar, type RunningSidecar } from "@eleven-integrations/sidecar";
@@ -141,6 +141,41 @@ describe("examples/python-bot", () => {
     expect(forged.stdout).toMatch(/^refused: confirmation_invalid: /m);
     expect(forged.stdout).toMatch(/^next: /m);
     expect(provider.requests.slice(sentBefore).filter((request) => request.method === "POST")).toEqual([]);
+  });
+
+  it("runs a write under the member's standing approval with no tap, and reads the policy review", async () => {
+    const manifest = registry.get("github");
+    if (manifest === undefined) throw new Error("no github manifest");
+    const now = Math.floor(Date.now() / 1000);
+    const args = { owner: { eq: "octocat" }, repo: { eq: "hello-world" }, title: "any" as const, body: "any" as const };
+    const budget = { runs: 5, per_seconds: 86_400 };
+    const approval = issueApproval({
+      member,
+      botPublicKey: sidecar.publicKey,
+      integration: "github",
+      manifestHash: registry.manifestHash("github") as string,
+      op: "issues.create",
+      args,
+      budget,
+      line: renderApprovalLine({ manifest, op: "issues.create", args, budget, exp: now + 3600 }),
+      ttlSeconds: 3600,
+      now,
+    });
+    const approvalFile = join(await mkdtemp(join(tmpdir(), "python-bot-approval-")), "approval.txt");
+    await writeFile(approvalFile, `${approval}\n`, { mode: 0o600 });
+    const sentBefore = provider.requests.length;
+    const result = await runBot(["--grant", await grantFile("write"), ...READ_ARGS, "--pages", "1", ...WRITE_ARGS, "--approval", approvalFile], () => {
+      throw new Error("no chip under an approval");
+    });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("policy: issues.create: approved (5 runs left)");
+    expect(result.stdout).toContain("policy: issues.comment: ask");
+    expect(result.stdout).toContain("policy: repos.list: allow");
+    expect(result.stdout).not.toContain("chip: ");
+    expect(result.stdout).toMatch(/^wrote issues\.create: 201 /m);
+    expect(result.stdout).toMatch(/^receipt: ew1\./m);
+    expect(provider.requests.slice(sentBefore).filter((request) => request.method === "POST")).toHaveLength(1);
   });
 
   it("stops with a typed error and exit 2 when the caller token is wrong, quoting no secret", async () => {

@@ -84,13 +84,21 @@ class Sidecar:
     def ops(self, grant):
         return self.call("POST", "/v1/ops", {"grant": grant})
 
-    def run(self, grant, op, args, confirmation=None, page=None):
+    def run(self, grant, op, args, confirmation=None, page=None, approval=None):
         body = {"grant": grant, "op": op, "args": args}
         if confirmation is not None:
             body["confirmation"] = confirmation
         if page is not None:
             body["page"] = page
+        if approval is not None:
+            body["approval"] = approval
         return self.call("POST", "/v1/run", body)
+
+    def policy(self, grant, approvals=()):
+        body = {"grant": grant}
+        if approvals:
+            body["approvals"] = list(approvals)
+        return self.call("POST", "/v1/policy", body)
 
 
 def safe(text):
@@ -134,8 +142,12 @@ def read_pages(sidecar, grant, op, args, pages):
     return 0
 
 
-def write(sidecar, grant, op, args, confirmations):
-    answer = sidecar.run(grant, op, args)
+def write(sidecar, grant, op, args, confirmations, approval=None):
+    answer = sidecar.run(grant, op, args, approval=approval)
+    if approval is not None and answer["status"] == "error" and answer["error"]["code"] in ("approval_invalid", "approval_exhausted"):
+        # Outside the standing approval's room, or past its budget: the member taps, as without one.
+        print(f"approval not used: {answer['error']['code']}: {safe(answer['error']['message'])}")
+        answer = sidecar.run(grant, op, args)
     if answer["status"] == "confirmation_required":
         # The chip: the member reads `confirm` (and `preview`, what the write will touch) and taps.
         line = answer["confirm"] if "preview" not in answer else f"{answer['confirm']}\n{answer['preview']}"
@@ -167,11 +179,16 @@ def main():
     parser.add_argument("--pages", type=int, default=2, help="pages to read at most (default 2)")
     parser.add_argument("--write", help="a write op to run through the member's confirmation")
     parser.add_argument("--write-arg", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--approval", help="file holding a standing approval (ea1.…): the write runs with no tap when it covers it")
     options = parser.parse_args()
 
     home = os.environ.get("SIDECAR_HOME") or os.path.join(os.path.expanduser("~"), ".eleven-sidecar")
     with open(options.grant, encoding="utf-8") as file:
         grant = file.read().strip()
+    approval = None
+    if options.approval is not None:
+        with open(options.approval, encoding="utf-8") as file:
+            approval = file.read().strip()
 
     try:
         sidecar = Sidecar(home)
@@ -187,10 +204,17 @@ def main():
             pages = ", pages" if "page" in op else ""
             print(f"  {op['id']} [{op['access']}{pages}] {safe(op['label'])}")
 
+        review = sidecar.policy(grant, [approval] if approval is not None else [])
+        if review["status"] == "ok":
+            for op in review["ops"]:
+                covered = op.get("approval")
+                said = f"approved ({covered['runs_left']} runs left)" if covered else op["decision"]
+                print(f"policy: {op['id']}: {said}")
+
         status = read_pages(sidecar, grant, options.read, named_args(options.read_arg), options.pages)
         if status != 0 or options.write is None:
             return status
-        return write(sidecar, grant, options.write, named_args(options.write_arg), sys.stdin)
+        return write(sidecar, grant, options.write, named_args(options.write_arg), sys.stdin, approval)
     except SidecarRefused as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

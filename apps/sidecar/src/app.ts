@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createHardenedDispatcher } from "@eleven-integrations/executor";
-import { ready, receiptKeysFor, toBase64Url } from "@eleven-integrations/grants";
+import { openApproval, ready, receiptKeysFor, toBase64Url } from "@eleven-integrations/grants";
 import { serverTimeoutOptions } from "@eleven-integrations/server-kit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { createAuditLog, openAuditLog } from "./audit/sidecar-audit.js";
@@ -63,6 +63,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       live,
       publicKey: config.botKeys.publicKey,
       openGrant: createGrantOpener({ botKeys: config.botKeys, trustedMembers: config.trustedMembers }),
+      openApproval: (sealed) => openApproval(sealed, { bot: config.botKeys, trustedMembers: [...config.trustedMembers] }),
       state,
       botKeys: config.botKeys,
       trustedMembers: config.trustedMembers,

@@ -43,10 +43,19 @@ async function grantFile(access: "read" | "write", extra: string[] = []): Promis
 }
 
 /** The CLI's MCP server over stdio, driven by the SDK's own client. */
-async function connect(grantFiles: string[]): Promise<{ client: Client; stderr: () => string }> {
+async function connect(grantFiles: string[], extra: string[] = []): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, "mcp", "--sidecar", sidecar.address, "--caller-token-file", sidecar.callerTokenFile, ...grantFiles.flatMap((file) => ["--grant", `@${file}`])],
+    args: [
+      BIN,
+      "mcp",
+      "--sidecar",
+      sidecar.address,
+      "--caller-token-file",
+      sidecar.callerTokenFile,
+      ...grantFiles.flatMap((file) => ["--grant", `@${file}`]),
+      ...extra,
+    ],
     env: { PATH: process.env.PATH ?? "" },
     stderr: "pipe",
   });
@@ -285,5 +294,81 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
     expect(sidecar.address).toMatch(/^unix:\//);
     expect(stderr()).toContain("serving 9 tools");
     expect(stderr()).not.toContain(TOKEN);
+  });
+});
+
+describe("standing approvals and the grant's policy, from the CLI to the MCP tools", () => {
+  async function approvalFile(extra: string[]): Promise<{ code: number; file: string; err: string }> {
+    const signed = await cli([
+      "approve",
+      "github",
+      "issues.create",
+      "--member",
+      memberFile,
+      "--bot",
+      sidecar.publicKey,
+      "--runs",
+      "2",
+      "--per",
+      "day",
+      "--yes",
+      ...extra,
+    ]);
+    const file = join(dir, `approval-${Math.random().toString(36).slice(2)}.txt`);
+    await writeFile(file, signed.out, { mode: 0o600 });
+    return { code: signed.code, file, err: signed.err };
+  }
+
+  it("approve refuses to leave an arg without a constraint, naming it, and signs nothing", async () => {
+    const refused = await approvalFile(["--arg", "owner=octocat", "--arg", "repo=hello-world", "--any", "title"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toContain("needs a constraint");
+    expect(refused.err).toContain("body");
+    expect(await readFile(refused.file, "utf8")).toBe("");
+  });
+
+  it("approve shows the line it signs; policy prints the review; the MCP server runs the approved write with no tap and lists no blocked tool", async () => {
+    const approved = await approvalFile(["--arg", "owner=octocat", "--arg", "repo=hello-world", "--any", "title", "--any", "body"]);
+    expect(approved.code).toBe(0);
+    expect(approved.err).toContain("Always allow, without asking each time");
+    expect(approved.err).toContain("These writes will run without asking you.");
+    expect(await readFile(approved.file, "utf8")).toMatch(/^ea1\./);
+    const grant = await grantFile("write", ["--policy", "issues.close=block"]);
+
+    const review = await cli([
+      "policy",
+      "--grant",
+      `@${grant}`,
+      "--approval",
+      `@${approved.file}`,
+      "--sidecar",
+      sidecar.address,
+      "--caller-token-file",
+      sidecar.callerTokenFile,
+    ]);
+    expect(review.code).toBe(0);
+    expect(review.out).toMatch(/issues\.create \(write\): runs without asking under approval [A-Za-z0-9_-]{22}: 2 left/);
+    expect(review.out).toContain("issues.close (write): blocked");
+    expect(review.out).toContain("issues.comment (write): asks the member (a tap)");
+
+    const { client } = await connect([grant], ["--approval", `@${approved.file}`]);
+    clients.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).not.toContain("github__issues__close");
+    const before = provider.requests.filter((request) => request.method === "POST").length;
+    const result = (await client.callTool({
+      name: "github__issues__create",
+      arguments: { owner: "octocat", repo: "hello-world", title: "From the agent" },
+    })) as CallToolResult;
+    expect(result.isError).not.toBe(true);
+    expect(text(result)).toContain('"title":"From the agent"');
+    expect(provider.requests.filter((request) => request.method === "POST").length - before).toBe(1);
+    // Outside the approval's room the agent is asked for the member's tap, as without one.
+    const elsewhere = (await client.callTool({
+      name: "github__issues__create",
+      arguments: { owner: "someone-else", repo: "hello-world", title: "Not covered" },
+    })) as CallToolResult;
+    expect(text(elsewhere)).toContain("Confirmation required: nothing ran yet");
+    expect(provider.requests.filter((request) => request.method === "POST").length - before).toBe(1);
   });
 });

@@ -41,6 +41,8 @@ export const receiptPayloadSchema = z.strictObject({
         .max(MAX_ACCOUNT_TEXT * 2),
     })
     .optional(),
+  /** The standing approval the write ran under instead of a tap (`ea1.`'s `aid`); absent for a tapped write. */
+  aid: base64UrlOf(16, "aid").optional(),
   /** The receipt public key that signed it: the bot's (`receipt_key` of `GET /v1/identity` on any of its sidecars). */
   kid: base64UrlOf(32, "kid"),
   integration: z.string().regex(INTEGRATION_ID),

@@ -71,6 +71,15 @@ describe("receipts", () => {
     expect(sodium.crypto_sign_verify_detached(bytes.subarray(0, 64), message, fromBase64Url(sidecar.publicKey))).toBe(true);
   });
 
+  it("a write under a standing approval names it (aid), written in its canonical place; one without keeps its bytes", () => {
+    const aid = toBase64Url(new Uint8Array(16).fill(9));
+    const token = signReceipt(input({ aid, account: { id: "1", name: "octocat" } }), { key: sidecar.secretKey });
+    const payload = new TextDecoder().decode(fromBase64Url(token.slice(4)).subarray(64));
+    expect(payload).toBe(canonicalJson({ v: 1, typ: "receipt", ...input({ aid, account: { id: "1", name: "octocat" } }), kid: sidecar.publicKey }));
+    expect(verifyReceipt(token, { key: sidecar.publicKey }).aid).toBe(aid);
+    expect(thrown(() => signReceipt(input({ aid: "short" }), { key: sidecar.secretKey }))).toMatchObject({ code: "malformed" });
+  });
+
   it("a write with no answer (outcome unknown) has a null http_status and the digest of null", () => {
     const token = signReceipt(input({ status: "error", http_status: null, result_digest: resultDigest(undefined) }), { key: sidecar.secretKey });
     const payload = verifyReceipt(token, { key: sidecar.publicKey });

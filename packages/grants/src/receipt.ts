@@ -68,8 +68,9 @@ function checkPayload(value: unknown): ReceiptPayload {
 function receiptJson(payload: ReceiptPayload): string {
   // `account` is the one field with free text: written by the general canonicalisation (keys `id`, `name`, escaped).
   const account = payload.account === undefined ? "" : `"account":${canonicalJson({ id: payload.account.id, name: payload.account.name })},`;
+  const aid = payload.aid === undefined ? "" : `"aid":"${payload.aid}",`;
   return (
-    `{${account}"args_digest":"${payload.args_digest}","at":${payload.at},"aud":"${payload.aud}","audit_id":"${payload.audit_id}","gid":"${payload.gid}",` +
+    `{${account}${aid}"args_digest":"${payload.args_digest}","at":${payload.at},"aud":"${payload.aud}","audit_id":"${payload.audit_id}","gid":"${payload.gid}",` +
     `"http_status":${payload.http_status === null ? "null" : payload.http_status},"integration":"${payload.integration}",` +
     `"iss":"${payload.iss}","kid":"${payload.kid}","line_digest":"${payload.line_digest}","manifest_hash":"${payload.manifest_hash}","nonce":"${payload.nonce}",` +
     `"op":"${payload.op}","registry_hash":"${payload.registry_hash}","result_digest":"${payload.result_digest}",` +

@@ -4,8 +4,12 @@ import { OP_ID_PATTERN } from "@eleven-integrations/schema";
 /** An op id as manifests write it: `<group>.<action>`, such as `repos.list`. */
 export { OP_ID_PATTERN };
 export const MAX_OP_ID_LENGTH = 100;
+/** Longest `event_id` a run names. */
+export const MAX_EVENT_ID_LENGTH = 200;
 /** At most this many grants in one search: a bot holds a handful per member. */
 export const MAX_SEARCH_GRANTS = 32;
+/** At most this many approvals in one policy review. */
+export const MAX_POLICY_APPROVALS = 64;
 /** Longest search text, in code points (JSON Schema's `maxLength` counts code points too). */
 export const MAX_SEARCH_TEXT = 200;
 
@@ -21,6 +25,25 @@ export const runBodySchema = z.strictObject({
   args: z.record(z.string(), z.string()).optional(),
   confirmation: z.string().min(1).optional().describe("For a write: the member's signed tap on the chip (`ec1.…`)."),
   page: z.string().min(1).optional().describe("A `next_page` from an earlier answer for this op and these args: runs the next page."),
+  approval: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "For a write: a standing approval the member signed (`ea1.…`); the write runs with no tap when it covers this op and these args and its budget has room.",
+    ),
+  event_id: z
+    .string()
+    .min(1)
+    .max(MAX_EVENT_ID_LENGTH)
+    .optional()
+    .describe("With an approval limited to one event type: the `event_id` of the event this sidecar delivered that the write answers."),
+});
+
+/** `POST /v1/policy`: the grant, and the standing approvals the bot holds for it. */
+export const policyBodySchema = z.strictObject({
+  grant: sealedGrant,
+  approvals: z.array(z.string().min(1)).max(MAX_POLICY_APPROVALS).optional().describe("Standing approvals (`ea1.…`) to review beside the grant."),
 });
 
 /** `POST /v1/search`: the words, the grants the bot holds, and optional filters. */
@@ -48,6 +71,7 @@ export type RunBody = z.infer<typeof runBodySchema>;
 export type SearchBody = z.infer<typeof searchBodySchema>;
 export type RevokeBody = z.infer<typeof revokeBodySchema>;
 export type WhoamiBody = z.infer<typeof whoamiBodySchema>;
+export type PolicyBody = z.infer<typeof policyBodySchema>;
 
 /** The body's `op` when it is a well-formed op id (safe to audit), else null. */
 export function wellFormedOp(body: unknown): string | null {

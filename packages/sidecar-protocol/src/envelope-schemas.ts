@@ -21,7 +21,17 @@ export const EXECUTOR_ERROR_CODES = [
 ] as const;
 
 /** The sidecar's own refusals, each before anything is sent upstream. */
-export const REFUSAL_CODES = ["grant_expired", "grant_invalid", "access_denied", "confirmation_invalid", "rate_limited", "unavailable"] as const;
+export const REFUSAL_CODES = [
+  "grant_expired",
+  "grant_invalid",
+  "access_denied",
+  "confirmation_invalid",
+  "rate_limited",
+  "unavailable",
+  "blocked_by_policy",
+  "approval_invalid",
+  "approval_exhausted",
+] as const;
 
 /**
  * Every `error.code` a run envelope can carry: the executor's, the sidecar's

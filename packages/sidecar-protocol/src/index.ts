@@ -4,6 +4,8 @@ export {
   searchBodySchema,
   revokeBodySchema,
   whoamiBodySchema,
+  policyBodySchema,
+  MAX_POLICY_APPROVALS,
   wellFormedOp,
   OP_ID_PATTERN,
   MAX_OP_ID_LENGTH,
@@ -14,7 +16,18 @@ export {
   type SearchBody,
   type RevokeBody,
   type WhoamiBody,
+  type PolicyBody,
 } from "./body-schemas.js";
+export {
+  policyAnswerSchema,
+  policyReviewSchema,
+  policyOperationSchema,
+  refusedApprovalSchema,
+  type PolicyAnswer,
+  type PolicyReview,
+  type PolicyOperation,
+  type RefusedApproval,
+} from "./policy-schema.js";
 export { parseBody, type BodyResult } from "./parse-body.js";
 export { isWellFormedRunBody, parseRunBody } from "./run-body-check.js";
 export {

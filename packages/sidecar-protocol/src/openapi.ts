@@ -1,6 +1,6 @@
 import { argSchema } from "@eleven-integrations/schema";
 import { z } from "zod";
-import { opsBodySchema, revokeBodySchema, runBodySchema, searchBodySchema, whoamiBodySchema } from "./body-schemas.js";
+import { opsBodySchema, policyBodySchema, revokeBodySchema, runBodySchema, searchBodySchema, whoamiBodySchema } from "./body-schemas.js";
 import {
   accountSchema,
   confirmationRequiredSchema,
@@ -13,6 +13,7 @@ import {
 import { bodyIssueSchema, httpErrorBodySchema } from "./http-error-schema.js";
 import { identityAnswerSchema, registryInfoSchema } from "./identity-schema.js";
 import { opsAnswerSchema, paletteOperationSchema, paletteRefusalSchema, paletteSchema } from "./palette-schema.js";
+import { policyAnswerSchema, policyOperationSchema, policyReviewSchema, refusedApprovalSchema } from "./policy-schema.js";
 import { revokeAnswerSchema } from "./revoke-schema.js";
 import { OPENAPI_PATH, SIDECAR_ROUTES, type SidecarRoute } from "./routes.js";
 import { healthAnswerSchema, PROBE_PATHS, readyAnswerSchema } from "./probe-schema.js";
@@ -31,6 +32,7 @@ const BODY_SCHEMAS: Record<string, z.ZodType> = {
   SearchBody: searchBodySchema,
   RevokeBody: revokeBodySchema,
   WhoamiBody: whoamiBodySchema,
+  PolicyBody: policyBodySchema,
 };
 
 const ANSWER_SCHEMAS: Record<string, z.ZodType> = {
@@ -53,6 +55,10 @@ const ANSWER_SCHEMAS: Record<string, z.ZodType> = {
   GrantStatus: grantStatusSchema,
   RevokeAnswer: revokeAnswerSchema,
   WhoamiAnswer: whoamiAnswerSchema,
+  PolicyAnswer: policyAnswerSchema,
+  PolicyReview: policyReviewSchema,
+  PolicyOperation: policyOperationSchema,
+  RefusedApproval: refusedApprovalSchema,
   WhoamiAccount: whoamiAccountSchema,
   HttpErrorBody: httpErrorBodySchema,
   BodyIssue: bodyIssueSchema,

@@ -5,7 +5,8 @@ import { REFUSAL_CODES } from "./envelope-schemas.js";
 export const revokeAnswerSchema = z.discriminatedUnion("status", [
   z.strictObject({
     status: z.literal("ok"),
-    gid: z.string(),
+    gid: z.string().optional().describe("The revoked grant's id (absent when a standing approval was revoked)."),
+    aid: z.string().optional().describe("The revoked standing approval's id (absent when a grant was revoked)."),
     integration: z.string(),
     member: z.string(),
     revoked_until: z.number().int(),

@@ -1,8 +1,9 @@
 import type { z } from "zod";
-import { opsBodySchema, revokeBodySchema, runBodySchema, searchBodySchema, whoamiBodySchema } from "./body-schemas.js";
+import { opsBodySchema, policyBodySchema, revokeBodySchema, runBodySchema, searchBodySchema, whoamiBodySchema } from "./body-schemas.js";
 import { runAnswerSchema } from "./envelope-schemas.js";
 import { identityAnswerSchema } from "./identity-schema.js";
 import { opsAnswerSchema } from "./palette-schema.js";
+import { policyAnswerSchema } from "./policy-schema.js";
 import { revokeAnswerSchema } from "./revoke-schema.js";
 import { searchAnswerSchema } from "./search-schema.js";
 import { whoamiAnswerSchema } from "./whoami-schema.js";
@@ -59,6 +60,15 @@ export const SIDECAR_ROUTES = {
     summary: "Records a revocation the grant's member signed: every sidecar of the bot refuses the grant from now on.",
     body: revokeBodySchema,
     answer: revokeAnswerSchema,
+  },
+  policy: {
+    method: "POST",
+    path: "/v1/policy",
+    name: "policy",
+    summary:
+      "Reviews a grant's policy and the standing approvals given: per op, whether it runs, asks the member or is blocked, and each approval's budget left.",
+    body: policyBodySchema,
+    answer: policyAnswerSchema,
   },
   whoami: {
     method: "POST",

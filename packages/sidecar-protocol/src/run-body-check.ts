@@ -1,7 +1,7 @@
-import { MAX_OP_ID_LENGTH, OP_ID_PATTERN, runBodySchema, type RunBody } from "./body-schemas.js";
+import { MAX_EVENT_ID_LENGTH, MAX_OP_ID_LENGTH, OP_ID_PATTERN, runBodySchema, type RunBody } from "./body-schemas.js";
 import { parseBody, type BodyResult } from "./parse-body.js";
 
-const RUN_BODY_KEYS = new Set(["grant", "op", "args", "confirmation", "page"]);
+const RUN_BODY_KEYS = new Set(["grant", "op", "args", "confirmation", "page", "approval", "event_id"]);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -19,10 +19,11 @@ const optionalText = (value: unknown): boolean => value === undefined || (typeof
 export function isWellFormedRunBody(body: unknown): body is RunBody {
   if (!isPlainObject(body)) return false;
   for (const key of Object.keys(body)) if (!RUN_BODY_KEYS.has(key)) return false;
-  const { grant, op, args, confirmation, page } = body;
+  const { grant, op, args, confirmation, page, approval, event_id: eventId } = body;
   if (typeof grant !== "string" || grant.length === 0) return false;
   if (typeof op !== "string" || op.length > MAX_OP_ID_LENGTH || !OP_ID_PATTERN.test(op)) return false;
-  if (!optionalText(confirmation) || !optionalText(page)) return false;
+  if (!optionalText(confirmation) || !optionalText(page) || !optionalText(approval) || !optionalText(eventId)) return false;
+  if (typeof eventId === "string" && eventId.length > MAX_EVENT_ID_LENGTH) return false;
   if (args === undefined) return true;
   if (!isPlainObject(args)) return false;
   for (const key of Object.keys(args)) if (typeof args[key] !== "string") return false;

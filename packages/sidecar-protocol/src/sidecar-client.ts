@@ -1,5 +1,6 @@
 import { Client, type Dispatcher } from "undici";
-import type { OpsBody, RevokeBody, RunBody, SearchBody, WhoamiBody } from "./body-schemas.js";
+import type { OpsBody, PolicyBody, RevokeBody, RunBody, SearchBody, WhoamiBody } from "./body-schemas.js";
+import type { PolicyAnswer } from "./policy-schema.js";
 import type { RunAnswer } from "./envelope-schemas.js";
 import { httpErrorBodySchema, type HttpErrorBody } from "./http-error-schema.js";
 import type { IdentityAnswer } from "./identity-schema.js";
@@ -39,6 +40,8 @@ export interface SidecarClient {
   revoke(body: RevokeBody): Promise<RevokeAnswer>;
   /** `POST /v1/whoami`: the account the grant's credential acts as. */
   whoami(body: WhoamiBody): Promise<WhoamiAnswer>;
+  /** `POST /v1/policy`: per op of the grant, whether it runs, asks or is blocked, and the approvals' budgets left. */
+  policy(body: PolicyBody): Promise<PolicyAnswer>;
   /** `GET /v1/openapi.json`: the sidecar's own description of these routes. */
   openapi(): Promise<Record<string, unknown>>;
   /** Closes the connections; calls after it reject. */
@@ -104,6 +107,7 @@ export function createSidecarClient(target: SidecarTarget, options: SidecarClien
     search: (body) => post<SearchAnswer>(SIDECAR_ROUTES.search, body),
     revoke: (body) => post<RevokeAnswer>(SIDECAR_ROUTES.revoke, body),
     whoami: (body) => post<WhoamiAnswer>(SIDECAR_ROUTES.whoami, body),
+    policy: (body) => post<PolicyAnswer>(SIDECAR_ROUTES.policy, body),
     openapi: () => call("GET", OPENAPI_PATH) as Promise<Record<string, unknown>>,
     close: () => client.close(),
   };

@@ -11,7 +11,12 @@ import {
   ready,
   renderConfirm,
   signConfirmation,
+  issueApproval,
+  renderApprovalLine,
+  type ApprovalArgs,
+  type ApprovalBudget,
   type Grant,
+  type GrantPolicy,
   type KeyPair,
 } from "@eleven-integrations/grants";
 import { loadRegistry, type Registry } from "@eleven-integrations/loader";
@@ -53,6 +58,8 @@ export interface GrantOptions {
   connection?: Record<string, string>;
   /** When the credential itself ends (Unix seconds). */
   expiresAt?: number;
+  /** The member's signed policy. */
+  policy?: GrantPolicy;
 }
 
 /** A sealed grant from `member` to `bot` for GitHub, read by default. */
@@ -68,6 +75,7 @@ export function grantFor(options: GrantOptions = {}): string {
     credential: { kind: options.kind ?? "pat", token: MEMBER_TOKEN, ...(options.expiresAt === undefined ? {} : { expires_at: options.expiresAt }) },
     ...(options.account === undefined ? {} : { account: options.account }),
     ...(options.connection === undefined ? {} : { connection: options.connection }),
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
     ttlSeconds: options.ttlSeconds ?? 600,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
@@ -92,4 +100,41 @@ export function confirmationFor(sealed: string, op: string, args: Record<string,
 
 export async function temporaryDirectory(prefix = "sidecar-test-"): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
+}
+
+export interface ApprovalOptions {
+  op: string;
+  args: ApprovalArgs;
+  budget: ApprovalBudget;
+  integration?: string;
+  botPublicKey?: string;
+  issuer?: KeyPair;
+  manifestHash?: string;
+  ttlSeconds?: number;
+  event?: string;
+  /** The line the member signs; by default the one `renderApprovalLine` makes. */
+  line?: string;
+}
+
+/** A standing approval from `member` to `bot` (GitHub by default), signed over the line `renderApprovalLine` makes. */
+export function approvalFor(options: ApprovalOptions): string {
+  const integration = options.integration ?? "github";
+  const manifest = registry.get(integration);
+  if (manifest === undefined) throw new Error(`no manifest ${integration}`);
+  const ttlSeconds = options.ttlSeconds ?? 3600;
+  const now = Math.floor(Date.now() / 1000);
+  const line = options.line ?? renderApprovalLine({ manifest, op: options.op, args: options.args, budget: options.budget, exp: now + ttlSeconds });
+  return issueApproval({
+    member: options.issuer ?? member,
+    botPublicKey: options.botPublicKey ?? bot.publicKey,
+    integration,
+    manifestHash: options.manifestHash ?? manifestHash(integration),
+    op: options.op,
+    args: options.args,
+    budget: options.budget,
+    line,
+    ...(options.event === undefined ? {} : { event: options.event }),
+    ttlSeconds,
+    now,
+  });
 }

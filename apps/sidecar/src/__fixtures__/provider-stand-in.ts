@@ -141,8 +141,10 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
     const { owner, repo, number } = params as { owner: string; repo: string; number: string };
     return `${owner}/${repo}#${number}`;
   };
-  server.get("/repos/:owner/:repo/issues/:number", async (request) => {
+  server.get("/repos/:owner/:repo/issues/:number", async (request, reply) => {
     const number = Number((request.params as { number: string }).number);
+    // An issue that does not exist: GitHub answers 404 with its documentation link (https://docs.github.com/en/rest/issues/issues#get-an-issue).
+    if (number === 404) return reply.code(404).send({ message: "Not Found", documentation_url: "https://docs.github.com/rest/issues/issues#get-an-issue" });
     const closing = closed.get(issueKey(request.params));
     if (closing === undefined) return { ...ISSUE_1347, number };
     return { ...ISSUE_1347, number, state: "closed", state_reason: closing.state_reason, closed_at: "2011-04-22T13:33:48Z" };

@@ -29,6 +29,10 @@ export interface AuditRecord {
   duration_ms: number;
   /** Present on the line of a confirmed write's stored outcome answered again: nothing was sent. */
   replayed?: true;
+  /** The standing approval (`ea1.`'s `aid`) a write ran under instead of a tap. */
+  aid?: string;
+  /** The preview line a write under a standing approval read before it ran: what the member would have seen on a chip (rendered and neutralised, never a body). */
+  preview?: string;
 }
 
 /** A line as the file holds it: the record and `prev`, the hex SHA-256 of the line before it (see audit-chain.ts). */

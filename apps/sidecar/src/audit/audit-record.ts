@@ -28,6 +28,8 @@ function runLine(auditId: string, facts: CallFacts, status: string, code: string
     code,
     http_status: httpStatus,
     duration_ms: durationMs,
+    ...(facts.aid === undefined ? {} : { aid: facts.aid }),
+    ...(facts.preview === undefined ? {} : { preview: facts.preview }),
   };
 }
 
@@ -67,11 +69,17 @@ export function startedAuditRecord(auditId: string, facts: CallFacts, durationMs
 }
 
 /** The line of a revocation `POST /v1/revoke` recorded: `status: "revoked"`, the grant and its member, no op. */
-export function revocationAuditRecord(gid: string, member: string, integration: string, durationMs: number): AuditRecord {
+export function revocationAuditRecord(
+  revoked: { gid?: string | undefined; aid?: string | undefined },
+  member: string,
+  integration: string,
+  durationMs: number,
+): AuditRecord {
   return {
     time: new Date().toISOString(),
     audit_id: randomUUID(),
-    gid,
+    gid: revoked.gid ?? null,
+    ...(revoked.aid === undefined ? {} : { aid: revoked.aid }),
     member,
     integration,
     op: null,

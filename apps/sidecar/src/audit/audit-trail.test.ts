@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { argsDigest, keyedArgsDigest } from "@eleven-integrations/grants";
+import { argsDigest, keyedArgsDigest, openApproval } from "@eleven-integrations/grants";
 import Fastify from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "../app.js";
@@ -143,6 +143,7 @@ function bareApp(audit: AuditSink) {
     live: new LiveRegistry(registry, { hash: registry.hash, sequence: 0, source: "embedded" as const, synced_at: null }, { dispatcher: provider.dispatcher }),
     publicKey: bot.publicKey,
     openGrant: createGrantOpener({ botKeys: bot, trustedMembers: [member.publicKey] }),
+    openApproval: (sealed: string) => openApproval(sealed, { bot, trustedMembers: [member.publicKey] }),
     state: new LocalState(),
     botKeys: bot,
     trustedMembers: [member.publicKey],

@@ -1,13 +1,27 @@
-import type { Grant } from "@eleven-integrations/grants";
+import { decideByPolicy, type Grant, type PolicyDecision } from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import type { Refusal } from "../run/answers.js";
 
 export type AccessCheck = { ok: true; operation: CompiledOperation } | { ok: false; refusal: Refusal };
 
-/** True when `grant` may run `operation`: its allow-list, if any, names it, and a read grant never runs a write. */
+/**
+ * True when `grant` may run `operation`: its allow-list, if any, names it, a read
+ * grant never runs a write, and its policy does not block it.
+ */
 export function grantAllows(grant: Grant, operation: CompiledOperation): boolean {
   if (grant.ops !== undefined && !grant.ops.includes(operation.id)) return false;
-  return grant.access === "write" || operation.access === "read";
+  if (grant.access !== "write" && operation.access !== "read") return false;
+  return !blockedByPolicy(grant, operation);
+}
+
+/** True when the grant's signed policy blocks the op (`decideByPolicy`): it never runs, whatever tap or approval comes with it. */
+export function blockedByPolicy(grant: Grant, operation: CompiledOperation): boolean {
+  return grant.policy !== undefined && policyDecision(grant, operation) === "block";
+}
+
+/** What the grant's policy says of the op: `allow`, `ask` (a tap or a standing approval) or `block`; absent, reads allow and writes ask. */
+export function policyDecision(grant: Grant, operation: CompiledOperation): PolicyDecision {
+  return decideByPolicy(grant, { id: operation.id, access: operation.access, destructive: operation.operation.destructive === true });
 }
 
 function denied(message: string, next_action: string): AccessCheck {
@@ -31,6 +45,16 @@ export function checkAccess(grant: Grant, op: string, operation: CompiledOperati
   }
   if (grant.access === "read" && operation.access === "write") {
     return denied(`${op} writes, and this grant only reads`, `Ask the member for a write grant to run ${op}.`);
+  }
+  if (blockedByPolicy(grant, operation)) {
+    return {
+      ok: false,
+      refusal: {
+        code: "blocked_by_policy",
+        message: `the member's policy in this grant blocks ${op}; nothing was sent`,
+        next_action: `Tell the member ${op} is blocked by their policy; only a new grant with another policy can run it.`,
+      },
+    };
   }
   return { ok: true, operation };
 }

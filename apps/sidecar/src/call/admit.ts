@@ -1,7 +1,7 @@
 import type { RunError } from "@eleven-integrations/sidecar-protocol";
 import type { RunAnswer } from "../run/answers.js";
 import { REVOKED_REFUSAL, rateLimitedRefusal } from "../state/state-refusals.js";
-import { checkAccess } from "./access.js";
+import { checkAccess, policyDecision } from "./access.js";
 import type { AdmittedCall, OpenCall, Stage } from "./call.js";
 import { expiredCredentialAnswer } from "./credential-expiry.js";
 import { showsPreview } from "./preview.js";
@@ -42,7 +42,10 @@ function localRefusal(call: OpenCall): RunAnswer | undefined {
 function reachesProvider(call: OpenCall): boolean {
   const { operation } = call;
   if (operation === undefined) return false;
-  return operation.access === "read" || call.confirmation !== undefined || showsPreview({ grant: call.grant, operation });
+  if (call.confirmation !== undefined || call.approval !== undefined) return true;
+  // A read the member's policy says to ask about answers its chip, and sends nothing.
+  if (operation.access === "read") return call.grant.policy === undefined || policyDecision(call.grant, operation) !== "ask";
+  return showsPreview({ grant: call.grant, operation });
 }
 
 function refused(call: OpenCall, error: RunError): { ok: false; answer: RunAnswer } {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { keyedArgsDigest, type CheckedConfirmation, type Grant, type GrantAccount, type KeyPair } from "@eleven-integrations/grants";
+import { keyedArgsDigest, type Approval, type CheckedConfirmation, type Grant, type GrantAccount, type KeyPair } from "@eleven-integrations/grants";
 import type { CompiledOperation } from "@eleven-integrations/loader";
 import type { FastifyBaseLogger } from "fastify";
 import type { AuditSink } from "../audit/audit-log.js";
@@ -20,6 +20,8 @@ export interface CallContext {
   auditKey: string;
   /** The Ed25519 key pair that signs the receipts of writes. */
   receiptKeys: () => KeyPair;
+  /** This bot's `openApproval`, bound to its keys and trusted members (throws `GrantError`). */
+  openApproval: (sealed: string) => Approval;
 }
 
 /** What the audit line says about a call besides its outcome; `null` where the call never learned it. */
@@ -34,6 +36,10 @@ export interface CallFacts {
   args_digest: string;
   /** The account the grant's credential acts as, when the member's client named it. */
   account: GrantAccount | null;
+  /** The standing approval a write runs under, once `decide` accepted it. */
+  aid?: string;
+  /** The preview line a write under a standing approval read before it ran. */
+  preview?: string;
 }
 
 /** Why the call was made: a bot's run, or its question of which account a grant acts as (the identity op). */
@@ -62,16 +68,28 @@ export interface Call {
   readonly page: string | undefined;
   /** The member's tap on a write's chip, as it came. */
   readonly confirmation: string | undefined;
+  /** A standing approval (`ea1.`) the bot runs a write under, as it came. */
+  readonly approval: string | undefined;
+  /** The delivered event a write under an event-bound approval answers. */
+  readonly eventId: string | undefined;
   /** Set by `open`: see `OpenCall`. */
   grant?: Grant;
   scope?: CallScope;
   operation?: CompiledOperation;
   /** Set by `decide` once the confirmation is consumed: the stored outcome and the receipt belong to it. */
   consumed?: CheckedConfirmation;
+  /** Set by `decide` once a standing approval's budget paid for this write: the receipt names it. */
+  approved?: ApprovedRun;
   /** Set by `send` once a write's durable `started` line is written: the write left (or may have). */
   sent: boolean;
   /** What the bot gets when it is not the envelope the audit line records (`whoami` shows the account its identity op named). */
   shown?: object;
+}
+
+/** A write let run under a standing approval: the approval, and this run's own nonce (its receipt's). */
+export interface ApprovedRun {
+  readonly approval: Approval;
+  readonly nonce: string;
 }
 
 /** A call whose grant opened (`open`): its grant, the state's scope of it, and the op when the integration has one by that id. */
@@ -102,6 +120,8 @@ export interface CallInput {
   args?: Record<string, string> | undefined;
   page?: string | undefined;
   confirmation?: string | undefined;
+  approval?: string | undefined;
+  eventId?: string | undefined;
 }
 
 /** Opens the record of a call before any check, so even a call refused at once is audited with what it named. */
@@ -118,6 +138,8 @@ export function beginCall(input: CallInput, snapshot: RegistrySnapshot, context:
     args,
     page: input.page,
     confirmation: input.confirmation,
+    approval: input.approval,
+    eventId: input.eventId,
     sent: false,
   };
 }

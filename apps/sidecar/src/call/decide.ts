@@ -14,10 +14,14 @@ import type { AdmittedCall } from "./call.js";
 import { confirmationRefusal } from "./confirmation-refusal.js";
 import { readPreview, showsPreview, signedLine } from "./preview.js";
 import { answerAgain } from "./stored-outcome.js";
+import { policyDecision } from "./access.js";
+import { approvedWrite } from "./approved-write.js";
 
 /**
- * The fourth step: does the member's signature cover this call? A read runs. A
- * write runs only under the member's tap on its chip: without a confirmation the
+ * The fourth step: does the member's signature cover this call? A read runs
+ * (unless the grant's policy says to ask the member about it: then it is treated
+ * as a write is, chip and tap). A write runs only under the member's tap on its
+ * chip, or under a standing approval (`approvedWrite`): without either the
  * answer is the chip (`confirmation_required`, with its preview read now); with
  * one, it is checked (`checkConfirmation`), for a write with a preview against a
  * preview a sidecar of this bot gave and a fresh read of it, and only then
@@ -25,11 +29,24 @@ import { answerAgain } from "./stored-outcome.js";
  */
 export async function decide(call: AdmittedCall): Promise<RunAnswer | undefined> {
   const { operation } = call;
-  if (operation.access === "read") return undefined;
+  const asks = operation.access === "write" || (call.grant.policy !== undefined && policyDecision(call.grant, operation) === "ask");
+  if (call.approval !== undefined) return call.confirmation === undefined && asks ? await approvedWrite(call) : approvalMisused(call, asks);
+  if (!asks) return undefined;
   const line = renderConfirm(operation.confirm ?? operation.label, call.args);
   if (call.confirmation === undefined) return await chip(call, operation, line);
   if (!showsPreview(call)) return await confirmedWrite(call, call.confirmation, line);
   return await confirmedPreviewedWrite(call, call.confirmation, line);
+}
+
+/** An approval sent with a tap, or for an op that needs none: refused, so what the bot meant is never guessed. */
+function approvalMisused(call: AdmittedCall, asks: boolean): RunAnswer {
+  return refused(call, {
+    code: "approval_invalid",
+    message: asks
+      ? "a run carries either the member's confirmation or a standing approval, not both; nothing was sent"
+      : `${call.facts.op} runs without the member's signature: it takes no standing approval; nothing was sent`,
+    next_action: asks ? "Send the run again with only one of confirmation and approval." : "Send the run again without approval.",
+  });
 }
 
 function writeSlot(call: AdmittedCall): WriteSlot {

@@ -30,9 +30,14 @@ export interface CallRunner extends CallContext {
   inFlight: Set<Promise<unknown>>;
 }
 
-/** `POST /v1/run { grant, op, args?, confirmation?, page? }`: one call, its audit line written before it is answered. */
+/** `POST /v1/run { grant, op, args?, confirmation?, page?, approval?, event_id? }`: one call, its audit line written before it is answered. */
 export function runCall(body: RunBody, snapshot: RegistrySnapshot, runner: CallRunner, log: FastifyBaseLogger): Promise<CallResult> {
-  const call = beginCall({ purpose: "run", op: body.op, args: body.args, page: body.page, confirmation: body.confirmation }, snapshot, runner, log);
+  const call = beginCall(
+    { purpose: "run", op: body.op, args: body.args, page: body.page, confirmation: body.confirmation, approval: body.approval, eventId: body.event_id },
+    snapshot,
+    runner,
+    log,
+  );
   return tracked(
     runner,
     finished(call, async () => {

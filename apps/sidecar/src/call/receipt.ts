@@ -1,10 +1,23 @@
-import { resultDigest, signReceipt, type CheckedConfirmation, type GrantAccount, type KeyPair } from "@eleven-integrations/grants";
+import { resultDigest, signReceipt, type GrantAccount, type KeyPair } from "@eleven-integrations/grants";
 import type { RunAnswer } from "../run/answers.js";
 
-/** What a receipt says besides the answer: the write, its confirmation and the registry that ran it. */
+/**
+ * What the member signed for the write: a checked and consumed confirmation
+ * (its grant, digests and nonce), or a standing approval (its `aid` and line
+ * digest, the run's args digest and a nonce of the run's own).
+ */
+export interface SignedFor {
+  readonly gid: string;
+  readonly member: string;
+  readonly argsDigest: string;
+  readonly lineDigest: string;
+  readonly nonce: string;
+  readonly aid?: string;
+}
+
+/** What a receipt says besides the answer: the write, what the member signed for it and the registry that ran it. */
 export interface ReceiptContext {
-  /** The confirmation the write ran under, checked and consumed: its grant, digests and nonce. */
-  confirmation: CheckedConfirmation;
+  signed: SignedFor;
   /** The bot the grant was sealed to (its `aud`). */
   bot: string;
   /** The account the grant's credential acts as, when the grant names one. */
@@ -39,16 +52,17 @@ export function withReceipt(answer: RunAnswer, context: ReceiptContext): RunAnsw
   if (httpStatus === undefined || (answer.status !== "ok" && answer.status !== "error")) return answer;
   const receipt = signReceipt(
     {
-      gid: context.confirmation.gid,
-      iss: context.confirmation.member,
+      gid: context.signed.gid,
+      iss: context.signed.member,
+      ...(context.signed.aid === undefined ? {} : { aid: context.signed.aid }),
       aud: context.bot,
       ...(context.account === undefined ? {} : { account: { id: context.account.id, name: context.account.name } }),
       integration: context.integration,
       op: context.op,
       manifest_hash: context.manifest_hash,
-      args_digest: context.confirmation.argsDigest,
-      line_digest: context.confirmation.lineDigest,
-      nonce: context.confirmation.nonce,
+      args_digest: context.signed.argsDigest,
+      line_digest: context.signed.lineDigest,
+      nonce: context.signed.nonce,
       status: answer.status,
       http_status: httpStatus,
       result_digest: resultDigest(answer.status === "ok" ? answer.data : undefined),

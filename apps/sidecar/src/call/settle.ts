@@ -5,7 +5,8 @@ import type { AuditRecord, AuditSink } from "../audit/audit-log.js";
 import { httpErrorBody, type BodyIssue } from "../http/http-error.js";
 import type { RunAnswer } from "../run/answers.js";
 import { elapsedMs, type Call, type CallResult } from "./call.js";
-import { withReceipt } from "./receipt.js";
+import { withReceipt, type SignedFor } from "./receipt.js";
+import { argsDigest } from "@eleven-integrations/grants";
 
 /**
  * The last step of every call: a write that was sent gets its receipt, a
@@ -60,11 +61,12 @@ export async function audited(audit: AuditSink, record: AuditRecord, log: Fastif
 
 /** A write that was sent answers with its receipt (`withReceipt` decides whether it ran). */
 function receipted(call: Call, answer: RunAnswer): RunAnswer {
-  const { consumed, grant } = call;
+  const { grant } = call;
   const manifestHash = grant === undefined ? undefined : call.snapshot.registry.manifestHash(grant.integration);
-  if (consumed === undefined || grant === undefined || manifestHash === undefined) return answer;
+  const signed = signedFor(call);
+  if (signed === undefined || grant === undefined || manifestHash === undefined) return answer;
   return withReceipt(answer, {
-    confirmation: consumed,
+    signed,
     bot: grant.aud,
     account: grant.account,
     integration: grant.integration,
@@ -74,6 +76,21 @@ function receipted(call: Call, answer: RunAnswer): RunAnswer {
     audit_id: call.auditId,
     keys: call.context.receiptKeys(),
   });
+}
+
+/** What the member signed for the call's write: its consumed confirmation, or the standing approval it ran under. */
+function signedFor(call: Call): SignedFor | undefined {
+  const { consumed, approved, grant } = call;
+  if (consumed !== undefined) return consumed;
+  if (approved === undefined || grant === undefined) return undefined;
+  return {
+    gid: grant.gid,
+    member: grant.iss,
+    argsDigest: argsDigest(call.args),
+    lineDigest: approved.approval.line_digest,
+    nonce: approved.nonce,
+    aid: approved.approval.aid,
+  };
 }
 
 /**

@@ -57,6 +57,8 @@ export interface SidecarConfig {
    * same call sent again (after a restart too) answers the same envelope. Without it: memory only.
    */
   outcomeFile?: string;
+  /** Where standing approvals' budgets are journaled (0600) without Redis, so a restart gives none back. Without it: memory only. */
+  approvalFile?: string;
   /** Where revocations are journaled (0600) without Redis, so they survive a restart. Without it: memory only. */
   revocationFile?: string;
   /**

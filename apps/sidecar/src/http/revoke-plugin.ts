@@ -19,7 +19,7 @@ async function revokeRoutes(app: FastifyInstance): Promise<void> {
     const answered = await revokeGrant(parsed.value, sidecar, request.log);
     // A recorded revocation gets its own flushed audit line: who ended which grant, and when.
     if (answered.status === "ok") {
-      const record = revocationAuditRecord(answered.gid, answered.member, answered.integration, elapsedMs(started));
+      const record = revocationAuditRecord(answered, answered.member, answered.integration, elapsedMs(started));
       return auditedAnswer(reply, sidecar.audit, record, 200, answered, true);
     }
     return answered;

@@ -5,6 +5,7 @@ import { healthPlugin } from "./health-plugin.js";
 import { identityPlugin } from "./identity-plugin.js";
 import { openapiPlugin } from "./openapi-plugin.js";
 import { opsPlugin } from "./ops-plugin.js";
+import { policyPlugin } from "./policy-plugin.js";
 import { requestGuardsPlugin } from "./request-guards.js";
 import { revokePlugin } from "./revoke-plugin.js";
 import { runPlugin } from "./run-plugin.js";
@@ -16,7 +17,7 @@ export function registerRoutes(app: FastifyInstance, options: { callerToken: str
   void app.register(requestGuardsPlugin, { callerToken: options.callerToken });
   void app.register(errorHandlingPlugin);
   void app.register(sidecarContextPlugin, { context: options.context });
-  for (const plugin of [identityPlugin, opsPlugin, searchPlugin, runPlugin, revokePlugin, whoamiPlugin, openapiPlugin, healthPlugin]) {
+  for (const plugin of [identityPlugin, opsPlugin, searchPlugin, runPlugin, revokePlugin, whoamiPlugin, policyPlugin, openapiPlugin, healthPlugin]) {
     void app.register(plugin);
   }
 }

@@ -24,6 +24,8 @@ export interface SidecarFiles {
   outcomeFile: string;
   /** Grants their members revoked, until they expire, mode 0600 (without Redis). */
   revocationFile: string;
+  /** Standing approvals' budgets spent in their open windows, mode 0600 (without Redis). */
+  approvalFile: string;
   /** The last good signed registry release, mode 0600 (when following a broker). */
   registryCacheFile: string;
   /** The newest registry release ever run, mode 0600 (when following a broker). */
@@ -49,6 +51,7 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     replayFile: join(dir, "replay.log"),
     revocationFile: join(dir, "revocations.log"),
     outcomeFile: join(dir, "outcomes.log"),
+    approvalFile: join(dir, "approvals.log"),
     registryCacheFile: join(dir, "registry-release.json"),
     registryHighWaterFile: join(dir, "registry-high-water"),
   };

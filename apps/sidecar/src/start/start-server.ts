@@ -148,6 +148,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     replayFile: files.replayFile,
     revocationFile: files.revocationFile,
     outcomeFile: files.outcomeFile,
+    approvalFile: files.approvalFile,
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
     ...(options.redisSentinels === undefined ? {} : { redisSentinels: options.redisSentinels }),
     ...(options.redisName === undefined ? {} : { redisName: options.redisName }),

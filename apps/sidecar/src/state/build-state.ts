@@ -20,6 +20,7 @@ export function createSharedState(config: SidecarConfig, log: () => FastifyBaseL
       ...(config.replayFile === undefined ? {} : { replayFile: config.replayFile }),
       ...(config.outcomeFile === undefined ? {} : { outcomeFile: config.outcomeFile }),
       ...(config.revocationFile === undefined ? {} : { revocationFile: config.revocationFile }),
+      ...(config.approvalFile === undefined ? {} : { approvalFile: config.approvalFile }),
       ...(config.rateLimits === undefined ? {} : { rateLimits: config.rateLimits }),
     });
   }

@@ -4,6 +4,7 @@ import { GivenPreviews, previewId } from "./given-previews.js";
 import { consumeBoth, memoryLimiters, resolveRateLimits, type LimiterPair } from "./rate-limiters.js";
 import { OutcomeJournal } from "./outcome-journal.js";
 import { ReplayJournal } from "./replay-journal.js";
+import { ApprovalJournal } from "./approval-journal.js";
 import { RevocationJournal } from "./revocation-journal.js";
 import { CLOCK_SKEW_SECONDS } from "@eleven-integrations/grants";
 import {
@@ -13,6 +14,9 @@ import {
   REVOKED_ADMISSION,
   StateUnavailableError,
   type Admission,
+  type ApprovalBudgetLeft,
+  type ApprovalSpend,
+  type ApprovalSpendResult,
   type CallScope,
   type GrantRef,
   type RateDecision,
@@ -30,6 +34,8 @@ export interface LocalStateOptions {
   maxOutcomes?: number;
   /** Revocations are journaled here (0600); without it, memory only. */
   revocationFile?: string;
+  /** Standing approvals' budgets are journaled here (0600); without it, memory only. */
+  approvalFile?: string;
   rateLimits?: RateLimits;
   /** File operations; tests inject a full disk. */
   io?: JournalIo;
@@ -60,6 +66,7 @@ export class LocalState implements SharedState {
   private readonly limiters: LimiterPair;
   private readonly outcomes: OutcomeJournal;
   private readonly previews = new GivenPreviews();
+  private readonly approvals: ApprovalJournal;
   /** Writes whose confirmation was consumed and whose outcome is not stored yet: id -> until (Unix seconds). */
   private readonly pending = new Map<string, number>();
 
@@ -68,6 +75,7 @@ export class LocalState implements SharedState {
     else this.journal = new ReplayJournal(options.replayFile, options.io === undefined ? {} : { io: options.io });
     this.revocations = new RevocationJournal(options.revocationFile, options.io);
     this.limiters = memoryLimiters(resolveRateLimits(options.rateLimits));
+    this.approvals = new ApprovalJournal(options.approvalFile, options.io);
     this.outcomes = new OutcomeJournal(options.outcomeFile, {
       ...(options.io === undefined ? {} : { io: options.io }),
       ...(options.maxOutcomes === undefined ? {} : { maxEntries: options.maxOutcomes }),
@@ -78,12 +86,14 @@ export class LocalState implements SharedState {
     this.journal?.load();
     this.revocations.load();
     this.outcomes.load();
+    this.approvals.load();
   }
 
   async close(): Promise<void> {
     this.journal?.close();
     this.revocations.close();
     this.outcomes.close();
+    this.approvals.close();
   }
 
   async storeOutcome(checked: CheckedConfirmation, outcome: string): Promise<void> {
@@ -154,5 +164,18 @@ export class LocalState implements SharedState {
 
   async givenPreviews(write: WriteSlot): Promise<readonly string[]> {
     return this.previews.given(previewId(write));
+  }
+
+  async spendApproval(spend: ApprovalSpend): Promise<ApprovalSpendResult> {
+    if (this.revocations.isRevoked(spend.ref.gid, spend.ref.member)) return { ok: false, reason: "revoked" };
+    try {
+      return this.approvals.spend(spend);
+    } catch (error) {
+      throw new StateUnavailableError("the approval journal could not be written", { cause: error });
+    }
+  }
+
+  async approvalBudget(spend: Omit<ApprovalSpend, "sum"> & { readonly sumMax?: number }): Promise<ApprovalBudgetLeft> {
+    return { ...this.approvals.left(spend), revoked: this.revocations.isRevoked(spend.ref.gid, spend.ref.member) };
   }
 }

@@ -5,6 +5,7 @@ import { startRedisSentinel, type TestRedisSentinel } from "@eleven-integrations
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFleet, type Fleet, type LooseAnswer } from "../__fixtures__/sidecar-fleet.js";
+import { approvalFor } from "../__fixtures__/grant-kit.js";
 import { startProviderStandIn, type ProviderStandIn } from "../__fixtures__/provider-stand-in.js";
 import { redisKeyPrefix } from "./redis-state.js";
 
@@ -173,5 +174,43 @@ describe("Redis Sentinel", () => {
     } finally {
       onNewPrimary.disconnect();
     }
+  }, 90_000);
+
+  it("never overspends a standing approval's budget through a failover: what a sidecar counted before it ran was replicated", async () => {
+    const grant = bots.grant({ access: "write" });
+    const budget = { runs: 12, per_seconds: 3600 };
+    const approval = approvalFor({
+      op: "issues.create",
+      args: { owner: { eq: "octocat" }, repo: { eq: "hello-world" }, title: "any", body: "any" },
+      budget,
+      botPublicKey: bots.bot.publicKey,
+    });
+    const answers: string[] = [];
+    let stop = false;
+    let sequence = 0;
+    const approvedPosts = () =>
+      provider.requests.filter((request) => request.method === "POST" && String((request.body as { title?: string }).title).startsWith("approved ")).length;
+    // Four callers, each call sent to both sidecars at once: every one that runs is a write of its own.
+    const load = Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (!stop) {
+          const body = { grant, op: "issues.create", args: args(`approved ${(sequence += 1)}`), approval };
+          const replies = await Promise.all(bots.sidecars.map((sidecar) => sidecar.call("/v1/run", body)));
+          answers.push(...replies.map((reply) => outcome(reply.body)));
+          await sleep(30);
+        }
+      }),
+    );
+    for (let waited = 0; waited < 100 && !answers.includes("ok"); waited += 1) await sleep(100);
+    await sentinel.failover();
+    // Go on until the budget is spent on the new primary, or long enough that it would have been overspent.
+    for (let waited = 0; waited < 100 && answers.filter((answer) => answer === "approval_exhausted").length < 8; waited += 1) await sleep(100);
+    stop = true;
+    await load;
+    const oks = answers.filter((answer) => answer === "ok").length;
+    expect(answers.filter((answer) => answer === "ok").length).toBeGreaterThan(0);
+    expect(oks).toBeLessThanOrEqual(budget.runs);
+    expect(approvedPosts()).toBe(oks);
+    for (const answer of answers) expect(["ok", "approval_exhausted", "unavailable"]).toContain(answer);
   }, 90_000);
 });

@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { RateLimiterRedis } from "rate-limiter-flexible";
 import { admitCommand, admitReply } from "./admit-script.js";
 import { consumeCommand, consumeReply } from "./consume-script.js";
+import { leftCommand, leftReply, spendCommand, spendReply } from "./approval-script.js";
 import { connectedReplicasOf, primaryStandsAlone, runIdOf, type SentinelSet } from "./sentinel-view.js";
 import { PREVIEW_MEMORY_MS, PREVIEWS_PER_WRITE, previewId } from "./given-previews.js";
 import { closeRedis, connectRedis, waitUntilReady } from "./redis-connection.js";
@@ -19,6 +20,9 @@ import {
   retryAfterSeconds,
   StateUnavailableError,
   type Admission,
+  type ApprovalBudgetLeft,
+  type ApprovalSpend,
+  type ApprovalSpendResult,
   type CallScope,
   type GrantRef,
   type RateDecision,
@@ -98,6 +102,8 @@ export class RedisState implements SharedState {
   private readonly limits: Required<RateLimits>;
   private readonly admitScript: ReturnType<typeof admitCommand>;
   private readonly consumeScript: ReturnType<typeof consumeCommand>;
+  private readonly spendScript: ReturnType<typeof spendCommand>;
+  private readonly leftScript: ReturnType<typeof leftCommand>;
   /** Revocations this sidecar recorded or read: what reads rely on while Redis is down. */
   private readonly known: RevocationJournal;
   private readonly epoch: StoreEpoch;
@@ -130,6 +136,8 @@ export class RedisState implements SharedState {
     this.limits = limits;
     this.admitScript = admitCommand(this.client);
     this.consumeScript = consumeCommand(this.client);
+    this.spendScript = spendCommand(this.client);
+    this.leftScript = leftCommand(this.client);
     this.shared = {
       grant: new RateLimiterRedis({
         storeClient: this.client,
@@ -344,6 +352,65 @@ export class RedisState implements SharedState {
     this.requireReady();
     try {
       return await this.client.lrange(`${this.prefix}preview:${previewId(write)}`, 0, PREVIEWS_PER_WRITE - 1);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async spendApproval(spend: ApprovalSpend): Promise<ApprovalSpendResult> {
+    const { gid: aid, member } = spend.ref;
+    if (this.known.isRevoked(aid, member)) return { ok: false, reason: "revoked" };
+    this.requireReady();
+    const windowMs = spend.perSeconds * 1000;
+    try {
+      const [epoch, verdict, ttlMs] = spendReply(
+        await this.spendScript(
+          this.epoch.key,
+          `${this.prefix}revoked:${aid}:${member}`,
+          `${this.prefix}approval:${member}:${aid}:runs`,
+          `${this.prefix}approval:${member}:${aid}:sum`,
+          windowMs,
+          spend.runs,
+          spend.sum === undefined ? "" : String(spend.sum.amount),
+          spend.sum === undefined ? "" : String(spend.sum.max),
+        ),
+      );
+      await this.noteEpoch(epoch);
+      if (verdict === "revoked") {
+        this.known.revoke(aid, member, Math.floor(this.now() / 1000) + (ttlMs < 0 ? 3660 : Math.ceil(ttlMs / 1000)));
+        return { ok: false, reason: "revoked" };
+      }
+      if (verdict !== "ok") return { ok: false, reason: "exhausted", retryAfterSeconds: retryAfterSeconds(ttlMs) };
+      // A store emptied within the window forgot what was spent in it: nothing more runs until the window has passed.
+      const emptiedAt = this.epoch.emptiedAtMs;
+      if (emptiedAt !== undefined && this.now() - emptiedAt < windowMs) {
+        return { ok: false, reason: "exhausted", retryAfterSeconds: retryAfterSeconds(emptiedAt + windowMs - this.now()) };
+      }
+      await this.replicated();
+      return { ok: true };
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async approvalBudget(spend: Omit<ApprovalSpend, "sum"> & { readonly sumMax?: number }): Promise<ApprovalBudgetLeft> {
+    const { gid: aid, member } = spend.ref;
+    this.requireReady();
+    try {
+      const [revokedTtl, runs, ttlMs, spent] = leftReply(
+        await this.leftScript(
+          `${this.prefix}revoked:${aid}:${member}`,
+          `${this.prefix}approval:${member}:${aid}:runs`,
+          `${this.prefix}approval:${member}:${aid}:sum`,
+        ),
+      );
+      const nowMs = this.now();
+      return {
+        runsLeft: Math.max(0, spend.runs - runs),
+        ...(spend.sumMax === undefined ? {} : { sumLeft: Math.max(0, spend.sumMax - spent) }),
+        resetsAt: Math.ceil((nowMs + Math.max(0, ttlMs)) / 1000),
+        revoked: revokedTtl !== -2 || this.known.isRevoked(aid, member),
+      };
     } catch (error) {
       throw unavailable(error);
     }

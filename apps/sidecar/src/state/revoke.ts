@@ -1,4 +1,4 @@
-import { CLOCK_SKEW_SECONDS, GrantError, verifyRevocation, type Grant, type KeyPair } from "@eleven-integrations/grants";
+import { CLOCK_SKEW_SECONDS, GrantError, verifyApprovalRevocation, verifyRevocation, type Approval, type KeyPair } from "@eleven-integrations/grants";
 import type { FastifyBaseLogger } from "fastify";
 import type { RevokeAnswer, RevokeBody } from "@eleven-integrations/sidecar-protocol";
 import { StateUnavailableError, type SharedState } from "./shared-state.js";
@@ -22,14 +22,14 @@ const NEXT_ACTION: Partial<Record<string, string>> = {
 
 /**
  * `POST /v1/revoke { revocation }`: verifies the revocation (signed by the
- * grant's own member, for a grant this bot can open) and records it in the
+ * grant's own member, for a grant this bot can open; or a standing approval's, likewise) and records it in the
  * shared store until the grant expires (its `exp` + 60 s of skew), so every
  * sidecar of the bot refuses the grant with `grant_invalid`.
  */
 export async function revokeGrant(body: RevokeBody, deps: RevokeDeps, log: FastifyBaseLogger): Promise<RevokeAnswer> {
-  let grant: Grant;
+  let revoked: Revoked;
   try {
-    ({ grant } = verifyRevocation(body.revocation, { bot: deps.botKeys, trustedMembers: deps.trustedMembers }));
+    revoked = verifiedRevocation(body.revocation, deps);
   } catch (error) {
     if (!GrantError.isInstance(error)) throw error;
     return {
@@ -41,9 +41,10 @@ export async function revokeGrant(body: RevokeBody, deps: RevokeDeps, log: Fasti
       },
     };
   }
-  const until = grant.exp + CLOCK_SKEW_SECONDS;
+  const until = revoked.exp + CLOCK_SKEW_SECONDS;
   try {
-    await deps.state.revoke({ gid: grant.gid, member: grant.iss }, until);
+    // An approval is refused by its id as a grant is by its own: both are random 16 bytes, so one key space holds both.
+    await deps.state.revoke({ gid: revoked.id, member: revoked.member }, until);
   } catch (error) {
     if (!StateUnavailableError.isInstance(error)) throw error;
     log.warn({ kind: error.name }, "a revocation could not be recorded");
@@ -55,6 +56,37 @@ export async function revokeGrant(body: RevokeBody, deps: RevokeDeps, log: Fasti
       },
     };
   }
-  log.info({ gid: grant.gid, integration: grant.integration }, "grant revoked");
-  return { status: "ok", gid: grant.gid, integration: grant.integration, member: grant.iss, revoked_until: until };
+  const id = revoked.kind === "grant" ? { gid: revoked.id } : { aid: revoked.id };
+  log.info({ ...id, integration: revoked.integration }, `${revoked.kind} revoked`);
+  return { status: "ok", ...id, integration: revoked.integration, member: revoked.member, revoked_until: until };
+}
+
+/** What a verified revocation ends: a grant or a standing approval, its id, member, integration and expiry. */
+interface Revoked {
+  kind: "grant" | "approval";
+  id: string;
+  member: string;
+  integration: string;
+  exp: number;
+}
+
+/** Verifies a revocation of a sealed grant (`eg1.`) or standing approval (`ea1.`): each opened by this bot and signed by its own member. */
+function verifiedRevocation(token: string, deps: RevokeDeps): Revoked {
+  const options = { bot: deps.botKeys, trustedMembers: deps.trustedMembers };
+  try {
+    const { grant } = verifyRevocation(token, options);
+    return { kind: "grant", id: grant.gid, member: grant.iss, integration: grant.integration, exp: grant.exp };
+  } catch (error) {
+    // A revocation naming an approval is `malformed` for `verifyRevocation`: it is tried as one.
+    if (!GrantError.isInstance(error) || error.code !== "malformed") throw error;
+    let approval: Approval;
+    try {
+      ({ approval } = verifyApprovalRevocation(token, options));
+    } catch (second) {
+      // Not an approval's either: the grant's own refusal says what was wrong.
+      if (GrantError.isInstance(second) && second.code === "malformed") throw error;
+      throw second;
+    }
+    return { kind: "approval", id: approval.aid, member: approval.iss, integration: approval.integration, exp: approval.exp };
+  }
 }

@@ -51,6 +51,30 @@ export interface WriteSlot extends GrantRef {
   readonly argsDigest: string;
 }
 
+/** One run under a standing approval, as its budget counts it: whose approval, the budget it signed, and what this run spends. */
+export interface ApprovalSpend {
+  /** The approval's id and its member: its budget and its revocation are keyed by these (an approval is revoked as a grant is, by id). */
+  readonly ref: GrantRef;
+  /** At most `runs` in any window of `perSeconds`, the window started by its first run. */
+  readonly runs: number;
+  readonly perSeconds: number;
+  /** With a budget summed over an arg: this run's amount and the window's most. */
+  readonly sum?: { readonly amount: number; readonly max: number };
+}
+
+/** What spending one run of an approval's budget found. */
+export type ApprovalSpendResult = { ok: true } | { ok: false; reason: "revoked" } | { ok: false; reason: "exhausted"; retryAfterSeconds: number };
+
+/** What is left of an approval's budget now, without spending any. */
+export interface ApprovalBudgetLeft {
+  runsLeft: number;
+  /** What is left of a summed budget, when it has one. */
+  sumLeft?: number;
+  /** Unix seconds when the current window ends (now when no window is open). */
+  resetsAt: number;
+  revoked: boolean;
+}
+
 /**
  * Everything a bot's sidecars must agree on: consumed confirmations, rate
  * limits, revocations and the previews they gave. `LocalState` keeps it in this process and on disk;
@@ -106,6 +130,17 @@ export interface SharedState {
   rememberPreview(write: WriteSlot, preview: string): Promise<void>;
   /** The previews `rememberPreview` kept for that write, newest first (at most 16). Throws `StateUnavailableError`. */
   givenPreviews(write: WriteSlot): Promise<readonly string[]>;
+  /**
+   * Spends one run (and its amount) of a standing approval's budget, in one step
+   * that cannot be raced: unless the approval is revoked or the run would go over
+   * the window's runs or sum, it is counted (acknowledged by `replicasToAck`
+   * replicas under Sentinel, as a consumed confirmation is). A store that lost its
+   * data within the window cannot say what was spent: `exhausted` until the window
+   * has passed. Throws `StateUnavailableError`.
+   */
+  spendApproval(spend: ApprovalSpend): Promise<ApprovalSpendResult>;
+  /** What is left of an approval's budget (`POST /v1/policy`). Throws `StateUnavailableError`. */
+  approvalBudget(spend: Omit<ApprovalSpend, "sum"> & { readonly sumMax?: number }): Promise<ApprovalBudgetLeft>;
 }
 
 /** How long past its confirmation's last accepted second (and the skew) a write's outcome is kept: ten minutes. */

@@ -1,4 +1,4 @@
-import { GrantError, issueGrant, ready } from "@eleven-integrations/grants";
+import { GrantError, issueGrant, POLICY_RULES, ready, type GrantPolicy, type PolicyRule } from "@eleven-integrations/grants";
 import { connectionProblems } from "@eleven-integrations/schema";
 import { UsageError, type CommandIo } from "../io.js";
 import { readKeyFile } from "../key-file.js";
@@ -12,6 +12,25 @@ function parseAccount(text: string): { id: string; name: string } {
   const name = colon < 0 ? "" : text.slice(colon + 1);
   if (id === "" || name === "") throw new UsageError("--account must be <id>:<name>, both non-empty (for example 583231:octocat)");
   return { id, name };
+}
+
+/** `--policy` rules into the grant's policy (presets by class, or one op's rule); none given is no policy. */
+function policyRules(values: readonly string[], opIds: readonly string[]): GrantPolicy | undefined {
+  if (values.length === 0) return undefined;
+  const policy: GrantPolicy = {};
+  for (const value of values) {
+    const equals = value.indexOf("=");
+    const name = value.slice(0, equals);
+    const rule = value.slice(equals + 1);
+    if (equals <= 0 || !(POLICY_RULES as readonly string[]).includes(rule)) {
+      throw new UsageError(`--policy takes read|write|destructive|<op id>=allow|ask|block, got "${escapeText(value)}"`);
+    }
+    const checked = rule as PolicyRule;
+    if (name === "read" || name === "write" || name === "destructive") policy[name] = checked;
+    else if (opIds.includes(name)) policy.ops = { ...policy.ops, [name]: checked };
+    else throw new UsageError(`--policy names no op of this integration: "${escapeText(name)}"`);
+  }
+  return policy;
 }
 
 /** `--connection name=value` values into the grant's connection; none given is no connection. */
@@ -39,6 +58,8 @@ export interface GrantCommand {
   account?: string | undefined;
   /** `--connection name=value`, one per tenant setting. */
   connection?: readonly string[] | undefined;
+  /** `--policy read|write|destructive|<op id>=allow|ask|block`, one rule each. */
+  policy?: readonly string[] | undefined;
   kind: string;
   ttlSeconds: string;
   dir: string | undefined;
@@ -76,6 +97,10 @@ export async function grant(command: GrantCommand, io: CommandIo): Promise<numbe
     });
     throw new UsageError(`${command.integration}: ${told.join("; ")}`);
   }
+  const policy = policyRules(
+    command.policy ?? [],
+    manifest.ops.map((op) => op.id),
+  );
   await ready();
   const member = await readKeyFile(command.memberFile, "member");
   try {
@@ -89,6 +114,7 @@ export async function grant(command: GrantCommand, io: CommandIo): Promise<numbe
       credential: { kind: command.kind, token },
       ...(account === undefined ? {} : { account }),
       ...(connection === undefined ? {} : { connection, auth: manifest.auth }),
+      ...(policy === undefined ? {} : { policy }),
       ttlSeconds,
     });
     io.stdout(`${sealed}\n`);

@@ -13,6 +13,8 @@ export interface McpCommand {
   callerTokenFile: string;
   /** Each `@file`: read again on every list and call, so a member can replace an expired grant. */
   grants: readonly string[];
+  /** Each `@file`: the member's standing approvals, read again on every write; a write one covers runs with no tap. */
+  approvals?: readonly string[];
 }
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -30,10 +32,15 @@ export async function mcp(command: McpCommand, io: CommandIo): Promise<number> {
     throw new UsageError("mcp takes each --grant as @file (standard input carries the protocol), never the grant itself");
   }
   const readGrants = () => Promise.all(command.grants.map((reference) => readSecretArgument("grant", reference, io)));
+  const approvals = command.approvals ?? [];
+  if (approvals.some((reference) => !reference.startsWith("@") || reference === "@-")) {
+    throw new UsageError("mcp takes each --approval as @file (standard input carries the protocol)");
+  }
+  const readApprovals = () => Promise.all(approvals.map((reference) => readSecretArgument("approval", reference, io)));
   await readGrants();
   const client = await connectForCommand(command.sidecar, command.callerTokenFile);
   const log = (line: string) => io.stderr(`integrations mcp: ${escapeText(line)}\n`);
-  const { server, catalog } = createMcpServer({ sidecar: client, readGrants, log, version });
+  const { server, catalog } = createMcpServer({ sidecar: client, readGrants, readApprovals, log, version });
   try {
     return await serve(server, catalog, log);
   } finally {

@@ -57,6 +57,25 @@ export const whoamiCommand = defineCommand({
     (await import("../commands/whoami.js")).whoami({ grant: flags.grant, sidecar: flags.sidecar, callerTokenFile: flags["caller-token-file"] }, io),
 });
 
+export const policyCommand = defineCommand({
+  words: ["policy"],
+  audience: "bot",
+  summary:
+    "ask a sidecar what each op of a grant will meet under its policy and the approvals given: runs, asks the member, or is blocked, and each approval's budget left",
+  flags: {
+    grant: { value: "@file|-", required: true, help: "the grant, from a file or standard input" },
+    approval: { value: "@file", repeatable: true, help: "a standing approval to review with it (repeat the flag)" },
+    json: { switch: true, help: "print the answer as JSON" },
+    sidecar: SIDECAR,
+    "caller-token-file": CALLER_TOKEN_FILE,
+  },
+  run: async ({ flags }, io) =>
+    (await import("../commands/policy.js")).policy(
+      { grant: flags.grant, approvals: flags.approval, json: flags.json, sidecar: flags.sidecar, callerTokenFile: flags["caller-token-file"] },
+      io,
+    ),
+});
+
 export const searchCommand = defineCommand({
   words: ["search"],
   audience: "bot",
@@ -98,11 +117,15 @@ export const mcpCommand = defineCommand({
   summary: "a Model Context Protocol server on stdio whose tools are the ops the grants allow; every call goes through the sidecar",
   flags: {
     grant: { value: "@file", repeatable: true, help: "a grant whose ops become tools (repeat the flag)" },
+    approval: { value: "@file", repeatable: true, help: "a standing approval the member signed: a write it covers runs with no tap (repeat the flag)" },
     sidecar: SIDECAR,
     "caller-token-file": CALLER_TOKEN_FILE,
   },
   run: async ({ flags }, io) =>
-    (await import("../commands/mcp.js")).mcp({ sidecar: flags.sidecar, callerTokenFile: flags["caller-token-file"], grants: flags.grant }, io),
+    (await import("../commands/mcp.js")).mcp(
+      { sidecar: flags.sidecar, callerTokenFile: flags["caller-token-file"], grants: flags.grant, approvals: flags.approval },
+      io,
+    ),
 });
 
 export const auditVerifyCommand = defineCommand({

@@ -1,7 +1,7 @@
-import { auditVerifyCommand, receiptVerifyCommand, runCommand, mcpCommand, searchCommand, whoamiCommand } from "./bot.js";
+import { auditVerifyCommand, receiptVerifyCommand, runCommand, mcpCommand, policyCommand, searchCommand, whoamiCommand } from "./bot.js";
 import type { Audience, CommandDeclaration, FlagDeclarations } from "./declare.js";
 import { listCommand, registrySignCommand, registryVerifyCommand, showCommand, validateCommand } from "./maintainer.js";
-import { confirmCommand, grantCommand, keysCommand, revokeCommand } from "./member.js";
+import { approveCommand, confirmCommand, grantCommand, keysCommand, revokeCommand } from "./member.js";
 import { graphqlCheckCommand, openapiCheckCommand, openapiImportCommand } from "./spec-tools.js";
 
 /** The audiences in the order the help lists them, with the heading it gives each. */
@@ -17,9 +17,11 @@ export const COMMANDS: readonly CommandDeclaration<FlagDeclarations>[] = [
   keysCommand,
   grantCommand,
   confirmCommand,
+  approveCommand,
   revokeCommand,
   runCommand,
   whoamiCommand,
+  policyCommand,
   searchCommand,
   mcpCommand,
   auditVerifyCommand,

@@ -6,10 +6,12 @@ import { CONFIRMATION_INPUT, PAGE_INPUT } from "./tool-schema.js";
 import { runResult, toolError } from "./tool-result.js";
 
 export interface McpServerOptions {
-  /** The sidecar's typed client: `ops` for the palettes, `run` for every call. */
-  sidecar: Pick<SidecarClient, "ops" | "run">;
+  /** The sidecar's typed client: `ops` for the palettes, `run` for every call, `policy` to find the approval that covers a write. */
+  sidecar: Pick<SidecarClient, "ops" | "run" | "policy">;
   /** Reads the grants afresh, in the order given: a member may replace an expired grant's file while the server runs. */
   readGrants: () => Promise<string[]>;
+  /** Reads the member's standing approvals afresh: a write one covers runs with no tap, no elicitation. */
+  readApprovals?: () => Promise<string[]>;
   /** Where problems with grants are reported (stderr: stdout carries the protocol). */
   log: (line: string) => void;
   version: string;
@@ -49,6 +51,16 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await catalog()).tools.map((entry) => entry.tool) }));
 
+  /** The standing approval the sidecar says covers this write of the grant (the first with runs left), if the member gave one. */
+  const coveringApproval = async (grant: string, op: string): Promise<string | undefined> => {
+    const approvals = (await options.readApprovals?.()) ?? [];
+    if (approvals.length === 0) return undefined;
+    const review = await options.sidecar.policy({ grant, approvals });
+    if (review.status !== "ok") return undefined;
+    const covered = review.ops.find((candidate) => candidate.id === op)?.approval;
+    return covered === undefined ? undefined : approvals[covered.index];
+  };
+
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     let current: ToolCatalog;
     try {
@@ -86,15 +98,23 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
     const grants = await options.readGrants();
     const grant = grants[entry.grant];
     if (grant === undefined) return toolError({ code: "unknown_tool", message: `no grant for ${request.params.name}`, next_action: "List the tools again." });
-    const body = {
-      grant,
-      op: entry.operation.id,
-      args,
-      ...(page === undefined ? {} : { page }),
-      ...(confirmation === undefined ? {} : { confirmation }),
-    };
     try {
-      return runResult(await options.sidecar.run(body));
+      const approval = confirmation === undefined && entry.operation.access === "write" ? await coveringApproval(grant, entry.operation.id) : undefined;
+      const body = {
+        grant,
+        op: entry.operation.id,
+        args,
+        ...(page === undefined ? {} : { page }),
+        ...(confirmation === undefined ? {} : { confirmation }),
+        ...(approval === undefined ? {} : { approval }),
+      };
+      const answer = await options.sidecar.run(body);
+      // Outside the approval's room, or past its budget: the member's tap, as without one (asking sends nothing).
+      if (approval !== undefined && answer.status === "error" && (answer.error.code === "approval_invalid" || answer.error.code === "approval_exhausted")) {
+        const { approval: _unused, ...withoutApproval } = body;
+        return runResult(await options.sidecar.run(withoutApproval));
+      }
+      return runResult(answer);
     } catch (error) {
       if (SidecarClientError.isInstance(error) && error.status !== undefined) {
         return toolError({ code: error.code, message: error.message, next_action: "Check the MCP server's --sidecar and caller token, then try again." });
