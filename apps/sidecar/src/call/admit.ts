@@ -12,10 +12,16 @@ import { showsPreview } from "./preview.js";
  * checks are made first and the store is asked once, revocation and limits in
  * one trip; a run is counted only for a call that will reach the provider (a
  * read, a confirmed write, a write's preview read). Answers in the design's
- * order: revoked, then the op or the credential, then the limits.
+ * order: revoked, then the op or the credential, then the limits. A confirmed
+ * write without a preview is let on after the local checks alone: `decide`
+ * asks the store once, admission and consumption together.
  */
 export async function admit(call: OpenCall): Promise<Stage<AdmittedCall>> {
   const local = localRefusal(call);
+  if (local === undefined && consumesInOneTrip(call)) {
+    call.admissionDeferred = true;
+    return { ok: true, call: Object.assign(call, { operation: call.operation as AdmittedCall["operation"] }) };
+  }
   const countRun = local === undefined && reachesProvider(call);
   const admission = await call.context.state.admit(call.scope, countRun);
   if (!admission.ok && admission.scope === "revoked") return refused(call, REVOKED_REFUSAL);
@@ -36,6 +42,23 @@ function localRefusal(call: OpenCall): RunAnswer | undefined {
     if (!access.ok) return refused(call, access.refusal).answer;
   }
   return expiredCredentialAnswer(call.grant, call.facts.op) ?? undefined;
+}
+
+/**
+ * A confirmed write without a preview asks the store nothing before its
+ * confirmation is consumed: its admission rides in the same trip
+ * (`admitAndConsume`, in `decide`), so the store is asked once, not twice.
+ */
+function consumesInOneTrip(call: OpenCall): boolean {
+  const { operation } = call;
+  return (
+    call.purpose === "run" &&
+    operation !== undefined &&
+    operation.access === "write" &&
+    call.confirmation !== undefined &&
+    call.approval === undefined &&
+    !showsPreview({ grant: call.grant, operation })
+  );
 }
 
 /** True when the call, let in, sends something upstream: it counts against the limits. */

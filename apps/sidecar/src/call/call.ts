@@ -76,6 +76,11 @@ export interface Call {
   grant?: Grant;
   scope?: CallScope;
   operation?: CompiledOperation;
+  /**
+   * Set by `admit` for a confirmed write without a preview: its trip to the store
+   * (revocation and limits) is made with the confirmation's consumption, in `decide`.
+   */
+  admissionDeferred?: boolean;
   /** Set by `decide` once the confirmation is consumed: the stored outcome and the receipt belong to it. */
   consumed?: CheckedConfirmation;
   /** Set by `decide` once a standing approval's budget paid for this write: the receipt names it. */

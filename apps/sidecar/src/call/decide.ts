@@ -14,6 +14,7 @@ import type { AdmittedCall } from "./call.js";
 import { confirmationRefusal } from "./confirmation-refusal.js";
 import { readPreview, showsPreview, signedLine } from "./preview.js";
 import { answerAgain } from "./stored-outcome.js";
+import { REVOKED_REFUSAL, rateLimitedRefusal } from "../state/state-refusals.js";
 import { policyDecision } from "./access.js";
 import { approvedWrite } from "./approved-write.js";
 
@@ -81,6 +82,18 @@ async function chip(call: AdmittedCall, operation: CompiledOperation, line: stri
   };
 }
 
+/**
+ * Consumes the checked confirmation: with the call's admission in the same trip
+ * when `admit` left it for this step (a refusal then answers as `admit` would:
+ * revoked, or over a limit), else alone.
+ */
+async function consumed(call: AdmittedCall, checked: CheckedConfirmation): Promise<boolean | RunAnswer> {
+  if (call.admissionDeferred !== true) return await call.context.state.consumeConfirmation(checked);
+  const result = await call.context.state.admitAndConsume(call.scope, checked);
+  if (result.ok) return result.consumed;
+  return refused(call, result.scope === "revoked" ? REVOKED_REFUSAL : rateLimitedRefusal(result));
+}
+
 /** A confirmed write without a preview: checked, then consumed; a confirmation consumed before answers its write's stored outcome. */
 async function confirmedWrite(call: AdmittedCall, confirmation: string, line: string): Promise<RunAnswer | undefined> {
   const { grant } = call;
@@ -92,7 +105,9 @@ async function confirmedWrite(call: AdmittedCall, confirmation: string, line: st
     return (await outcomeAfterExpiry(call, confirmation, error)) ?? refused(call, confirmationRefusal(error));
   }
   // Verified for these args and consumed before: the same call again gets its write's stored outcome.
-  if (!(await call.context.state.consumeConfirmation(checked))) return await answerAgain(call.context.state, checked, grant.integration, call.facts.op);
+  const consumption = await consumed(call, checked);
+  if (typeof consumption !== "boolean") return consumption;
+  if (!consumption) return await answerAgain(call.context.state, checked, grant.integration, call.facts.op);
   call.consumed = checked;
   return undefined;
 }

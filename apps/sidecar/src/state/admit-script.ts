@@ -1,6 +1,20 @@
 import type { Redis } from "ioredis";
 import { defineScript } from "./redis-script.js";
 
+/** The Lua function that counts one run on a fixed-window counter (`rate-limiter-flexible`'s own steps): shared by both admit scripts. */
+export const COUNT_LUA = `
+local function count(key, window)
+  redis.call('set', key, 0, 'EX', window, 'NX')
+  local consumed = redis.call('incrby', key, 1)
+  local ttl = redis.call('pttl', key)
+  if ttl == -1 then
+    redis.call('expire', key, window)
+    ttl = 1000 * window
+  end
+  return consumed, ttl
+end
+`;
+
 /**
  * One call's trip to Redis, atomically: the store's epoch, the grant's revocation
  * (`PTTL`: -2 when not revoked) and, only when it is not revoked, one run counted
@@ -17,16 +31,7 @@ const ADMIT_LUA = `
 local epoch = redis.call('get', KEYS[1])
 local revoked = redis.call('pttl', KEYS[2])
 if revoked ~= -2 then return {epoch, revoked} end
-local function count(key, window)
-  redis.call('set', key, 0, 'EX', window, 'NX')
-  local consumed = redis.call('incrby', key, 1)
-  local ttl = redis.call('pttl', key)
-  if ttl == -1 then
-    redis.call('expire', key, window)
-    ttl = 1000 * window
-  end
-  return consumed, ttl
-end
+${COUNT_LUA}
 local grant, grantTtl = count(KEYS[3], ARGV[1])
 if grant > tonumber(ARGV[2]) then return {epoch, revoked, grant, grantTtl} end
 local integration, integrationTtl = count(KEYS[4], ARGV[3])

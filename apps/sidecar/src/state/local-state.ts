@@ -14,6 +14,7 @@ import {
   REVOKED_ADMISSION,
   StateUnavailableError,
   type Admission,
+  type AdmittedConsumption,
   type ApprovalBudgetLeft,
   type ApprovalSpend,
   type ApprovalSpendResult,
@@ -156,6 +157,12 @@ export class LocalState implements SharedState {
   async admit(call: CallScope, countRun: boolean): Promise<Admission> {
     if (this.revocations.isRevoked(call.gid, call.member)) return REVOKED_ADMISSION;
     return countRun ? consumeBoth(this.limiters, call.member, call.gid, call.integration) : { ok: true };
+  }
+
+  async admitAndConsume(call: CallScope, checked: CheckedConfirmation): Promise<AdmittedConsumption> {
+    const admission = await this.admit(call, true);
+    if (!admission.ok) return admission;
+    return { ok: true, consumed: await this.consumeConfirmation(checked) };
   }
 
   async rememberPreview(write: WriteSlot, preview: string): Promise<void> {

@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { RateLimiterRedis } from "rate-limiter-flexible";
 import { admitCommand, admitReply } from "./admit-script.js";
 import { consumeCommand, consumeReply } from "./consume-script.js";
+import { admitConsumeCommand, admitConsumeReply } from "./admit-consume-script.js";
 import { leftCommand, leftReply, spendCommand, spendReply } from "./approval-script.js";
 import { connectedReplicasOf, primaryStandsAlone, runIdOf, type SentinelSet } from "./sentinel-view.js";
 import { PREVIEW_MEMORY_MS, PREVIEWS_PER_WRITE, previewId } from "./given-previews.js";
@@ -20,6 +21,7 @@ import {
   retryAfterSeconds,
   StateUnavailableError,
   type Admission,
+  type AdmittedConsumption,
   type ApprovalBudgetLeft,
   type ApprovalSpend,
   type ApprovalSpendResult,
@@ -102,6 +104,7 @@ export class RedisState implements SharedState {
   private readonly limits: Required<RateLimits>;
   private readonly admitScript: ReturnType<typeof admitCommand>;
   private readonly consumeScript: ReturnType<typeof consumeCommand>;
+  private readonly admitConsumeScript: ReturnType<typeof admitConsumeCommand>;
   private readonly spendScript: ReturnType<typeof spendCommand>;
   private readonly leftScript: ReturnType<typeof leftCommand>;
   /** Revocations this sidecar recorded or read: what reads rely on while Redis is down. */
@@ -136,6 +139,7 @@ export class RedisState implements SharedState {
     this.limits = limits;
     this.admitScript = admitCommand(this.client);
     this.consumeScript = consumeCommand(this.client);
+    this.admitConsumeScript = admitConsumeCommand(this.client);
     this.spendScript = spendCommand(this.client);
     this.leftScript = leftCommand(this.client);
     this.shared = {
@@ -325,6 +329,52 @@ export class RedisState implements SharedState {
         return { ok: false, scope: "integration", retryAfterSeconds: retryAfterSeconds(integrationTtl ?? 0) };
       }
       return { ok: true };
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  async admitAndConsume(call: CallScope, checked: CheckedConfirmation): Promise<AdmittedConsumption> {
+    const { gid, member, integration } = call;
+    if (this.known.isRevoked(gid, member)) return REVOKED_ADMISSION;
+    this.requireReady();
+    const outcomeKey = this.outcomeKey(checked);
+    try {
+      const { perGrant, perIntegration } = this.limits;
+      const [epoch, revokedTtl, grantCount, grantTtl, integrationCount, integrationTtl, consumed] = admitConsumeReply(
+        await this.admitConsumeScript(
+          this.epoch.key,
+          `${this.prefix}revoked:${gid}:${member}`,
+          `${this.prefix}rl:grant:${member}:${gid}`,
+          `${this.prefix}rl:integration:${integration}`,
+          `${this.prefix}replay:${checked.member}:${checked.key}`,
+          outcomeKey,
+          perGrant.durationSeconds,
+          perGrant.points,
+          perIntegration.durationSeconds,
+          perIntegration.points,
+          this.keepMs(checked.keepUntil),
+          this.outcomeMs(checked),
+          PENDING_OUTCOME,
+        ),
+      );
+      await this.noteEpoch(epoch);
+      if (revokedTtl !== -2) {
+        this.known.revoke(gid, member, Math.floor(this.now() / 1000) + (revokedTtl < 0 ? 3660 : Math.ceil(revokedTtl / 1000)));
+        return REVOKED_ADMISSION;
+      }
+      if (grantCount !== undefined && grantCount > perGrant.points) return { ok: false, scope: "grant", retryAfterSeconds: retryAfterSeconds(grantTtl ?? 0) };
+      if (integrationCount !== undefined && integrationCount > perIntegration.points) {
+        return { ok: false, scope: "integration", retryAfterSeconds: retryAfterSeconds(integrationTtl ?? 0) };
+      }
+      // A store that lost its data cannot say whether a confirmation signed before that was used: refused, the member taps again.
+      if (this.epoch.refuses(checked.exp)) {
+        if (consumed === 1) await this.client.del(outcomeKey);
+        return { ok: true, consumed: false };
+      }
+      if (consumed !== 1) return { ok: true, consumed: false };
+      await this.replicated();
+      return { ok: true, consumed: true };
     } catch (error) {
       throw unavailable(error);
     }

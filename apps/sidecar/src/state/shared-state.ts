@@ -28,10 +28,13 @@ export type RateDecision = { ok: true } | { ok: false; scope: "grant" | "integra
 export type Admission = RateDecision | { ok: false; scope: "revoked" };
 
 /** The admission of a call whose grant is revoked. */
-export const REVOKED_ADMISSION: Admission = Object.freeze({ ok: false, scope: "revoked" });
+export const REVOKED_ADMISSION: Extract<Admission, { scope: "revoked" }> = Object.freeze({ ok: false, scope: "revoked" });
 
 /** How sure an answer must be: a write needs the shared store, a read goes on with what this sidecar knows. */
 export type Strictness = "shared" | "local-ok";
+
+/** What admitting a confirmed write and consuming its confirmation in one step found: refused as `admit` refuses, or whether it consumed it. */
+export type AdmittedConsumption = { ok: true; consumed: boolean } | Exclude<Admission, { ok: true }>;
 
 /** A grant as a revocation names it: its id and its member. */
 export interface GrantRef {
@@ -103,6 +106,13 @@ export interface SharedState {
    * Throws `StateUnavailableError`.
    */
   consumeConfirmation(checked: CheckedConfirmation): Promise<boolean>;
+  /**
+   * `admit(call, true)` and `consumeConfirmation(checked)` in one trip (a confirmed
+   * write without a preview: nothing else is asked of the store before it is sent):
+   * refused as `admit` refuses (nothing consumed), else whether this call consumed
+   * the confirmation, with `consumeConfirmation`'s guarantees. Throws `StateUnavailableError`.
+   */
+  admitAndConsume(call: CallScope, checked: CheckedConfirmation): Promise<AdmittedConsumption>;
   /**
    * Keeps the outcome of the write a consumed confirmation ran (the envelope the
    * bot got, as JSON) for as long as the confirmation could be sent again plus
