@@ -231,6 +231,10 @@ describe("pnpm release against a local registry", () => {
       const description = JSON.parse(readFileSync(new URL(import.meta.resolve("@eleven-integrations/sidecar-protocol/openapi.json")), "utf8"));
       if (description.openapi !== "3.1.0" || typeof createSidecarClient !== "function") throw new Error("no description");
       console.log("sidecar-protocol: " + Object.keys(description.paths).length + " described routes");`,
+    events: `const { verifyWebhook } = await import("@eleven-integrations/events");
+      const answer = verifyWebhook({ dialect: "github", secret: undefined, headers: {}, body: new Uint8Array(0) });
+      if (answer.ok || answer.reason !== "no_secret") throw new Error(JSON.stringify(answer));
+      console.log("events: " + answer.reason);`,
     cli: `const { main } = await import("@eleven-integrations/cli"); if (typeof main !== "function") throw new Error("no main");
       console.log("cli: main exported");`,
   };
