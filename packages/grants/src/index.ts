@@ -6,6 +6,16 @@ export { openGrant, type OpenGrantOptions } from "./open-grant.js";
 export { decideByPolicy, checkGrantPolicy, POLICY_RULES, MAX_POLICY_OPS, type GrantPolicy, type PolicyRule, type PolicyDecision } from "./grant-policy.js";
 export { issueApproval, APPROVAL_PREFIX, type IssueApprovalInput } from "./issue-approval.js";
 export { openApproval, type OpenApprovalOptions } from "./open-approval.js";
+export { issueSubscription, SUBSCRIPTION_PREFIX, type IssueSubscriptionInput } from "./issue-subscription.js";
+export { openSubscription, type OpenSubscriptionOptions } from "./open-subscription.js";
+export {
+  subscriptionPayloadSchema,
+  checkSubscriptionPayload,
+  MAX_SUBSCRIPTION_EVENTS,
+  MAX_SUBSCRIPTION_ARGS,
+  type Subscription,
+  type SubscriptionArgs,
+} from "./subscription-payload.js";
 export { renderApprovalLine, type RenderApprovalLineInput } from "./approval-line.js";
 export { checkApprovalArgs, approvalCoversOp } from "./approval-check.js";
 export {
@@ -45,12 +55,14 @@ export {
   signRevocation,
   verifyRevocation,
   verifyApprovalRevocation,
+  verifySubscriptionRevocation,
   revocationSignedBy,
   REVOCATION_PREFIX,
   type SignRevocationInput,
   type VerifyRevocationOptions,
   type VerifiedRevocation,
   type VerifiedApprovalRevocation,
+  type VerifiedSubscriptionRevocation,
   type RevocationPayload,
 } from "./revocation.js";
 export { ReplayCache, DEFAULT_REPLAY_ENTRIES } from "./replay-cache.js";
@@ -95,6 +107,8 @@ export {
   MAX_GRANT_TTL_SECONDS,
   MAX_APPROVAL_LENGTH,
   MAX_APPROVAL_TTL_SECONDS,
+  MAX_SUBSCRIPTION_LENGTH,
+  MAX_SUBSCRIPTION_TTL_SECONDS,
   MAX_CONFIRMATION_TTL_SECONDS,
   CLOCK_SKEW_SECONDS,
   MAX_CONFIRM_VALUE_CODE_POINTS,

@@ -30,3 +30,7 @@ export { MAX_COMBINING_MARKS } from "@eleven-integrations/schema";
 export const MAX_APPROVAL_LENGTH = 16 * 1024;
 /** Longest a standing approval may live: `exp - iat`, in seconds (30 days). */
 export const MAX_APPROVAL_TTL_SECONDS = 30 * 24 * 3600;
+/** Longest subscription token `openSubscription` reads, in characters; `issueSubscription` refuses to make a longer one. */
+export const MAX_SUBSCRIPTION_LENGTH = 16 * 1024;
+/** Longest an event subscription may live: `exp - iat`, in seconds (30 days). */
+export const MAX_SUBSCRIPTION_TTL_SECONDS = 30 * 24 * 3600;

@@ -3,11 +3,14 @@ import { GrantError } from "./grant-error.js";
 import { isUnixSeconds, type Grant } from "./grant-payload.js";
 import { GRANT_PREFIX } from "./issue-grant.js";
 import { memberSigningKey, type KeyPair } from "./keys.js";
-import { CLOCK_SKEW_SECONDS, MAX_APPROVAL_LENGTH, MAX_GRANT_LENGTH, MAX_REVOCATION_LENGTH, unixNow } from "./limits.js";
+import { CLOCK_SKEW_SECONDS, MAX_APPROVAL_LENGTH, MAX_GRANT_LENGTH, MAX_REVOCATION_LENGTH, MAX_SUBSCRIPTION_LENGTH, unixNow } from "./limits.js";
 import { openGrant } from "./open-grant.js";
 import { openApproval } from "./open-approval.js";
 import type { Approval } from "./approval-payload.js";
 import { APPROVAL_PREFIX } from "./issue-approval.js";
+import { SUBSCRIPTION_PREFIX } from "./issue-subscription.js";
+import { openSubscription } from "./open-subscription.js";
+import type { Subscription } from "./subscription-payload.js";
 import { concatBytes, REVOKE_CONTEXT, signedMessage } from "./signed-message.js";
 import { lib } from "./sodium.js";
 import { checkKeys, parseJsonObject, requireCanonical } from "./strict-json.js";
@@ -20,6 +23,9 @@ const SIGNATURE_BYTES = 64;
 // A sealed grant (`eg1.`) or standing approval (`ea1.`) and unpadded base64url: nothing in it needs escaping in JSON.
 const SEALED_GRANT = /^eg1\.[A-Za-z0-9_-]+$/;
 const SEALED_APPROVAL = /^ea1\.[A-Za-z0-9_-]+$/;
+const SEALED_SUBSCRIPTION = /^es1\.[A-Za-z0-9_-]+$/;
+// A sealed subscription holds at least the seal's 48 bytes, a 64-byte signature and a payload: anything shorter is not one.
+const MIN_SEALED_LENGTH = 4 + Math.ceil(((48 + 64 + 1) * 4) / 3);
 
 /** The signed payload of a revocation: the sealed grant it ends, and when the member signed it. */
 export interface RevocationPayload {
@@ -34,7 +40,7 @@ export interface RevocationPayload {
 export interface SignRevocationInput {
   /** The member who issued the grant; no one else's revocation verifies. */
   member: KeyPair;
-  /** The sealed grant (`eg1.`) or standing approval (`ea1.`) to revoke, as `issueGrant` or `issueApproval` returned it. */
+  /** The sealed grant (`eg1.`), standing approval (`ea1.`) or subscription (`es1.`) to revoke, as issued. */
   grant: string;
   /** Unix seconds; defaults to the clock. */
   now?: number;
@@ -65,9 +71,18 @@ function checkSealedGrant(grant: unknown): string {
   if (typeof grant === "string" && grant.length <= MAX_APPROVAL_LENGTH && grant.startsWith(APPROVAL_PREFIX) && SEALED_APPROVAL.test(grant)) {
     return grant;
   }
+  if (
+    typeof grant === "string" &&
+    grant.length >= MIN_SEALED_LENGTH &&
+    grant.length <= MAX_SUBSCRIPTION_LENGTH &&
+    grant.startsWith(SUBSCRIPTION_PREFIX) &&
+    SEALED_SUBSCRIPTION.test(grant)
+  ) {
+    return grant;
+  }
   throw new GrantError(
     "malformed",
-    `a revocation names one sealed grant or approval (${GRANT_PREFIX}... or ${APPROVAL_PREFIX}..., at most ${MAX_GRANT_LENGTH} characters)`,
+    `a revocation names one sealed grant, approval or subscription (${GRANT_PREFIX}..., ${APPROVAL_PREFIX}... or ${SUBSCRIPTION_PREFIX}..., at most ${MAX_GRANT_LENGTH} characters)`,
   );
 }
 
@@ -120,6 +135,24 @@ export function verifyApprovalRevocation(token: string, options: VerifyRevocatio
   const approval = openApproval(read.payload.grant, { bot: options.bot, trustedMembers: options.trustedMembers, now: read.now });
   checkRevocationSignature(read, approval.iss);
   return { approval, iat: read.payload.iat };
+}
+
+/** A verified revocation of an event subscription: the subscription, opened (`sid` is what to end, `exp` how long to remember it). */
+export interface VerifiedSubscriptionRevocation {
+  subscription: Subscription;
+  iat: number;
+}
+
+/**
+ * `verifyRevocation` for a revocation that names a sealed subscription (`es1.`): the same checks,
+ * the subscription opened with `openSubscription` (its codes). A revocation naming a grant or an
+ * approval is `malformed` here.
+ */
+export function verifySubscriptionRevocation(token: string, options: VerifyRevocationOptions): VerifiedSubscriptionRevocation {
+  const read = readRevocation(token, options.now);
+  const subscription = openSubscription(read.payload.grant, { bot: options.bot, trustedMembers: options.trustedMembers, now: read.now });
+  checkRevocationSignature(read, subscription.iss);
+  return { subscription, iat: read.payload.iat };
 }
 
 interface ReadRevocation {

@@ -4,6 +4,8 @@ import { utf8 } from "./text-bytes.js";
 export const GRANT_CONTEXT = utf8("eleven.grant.v1");
 /** Domain-separation context of a standing approval signature. */
 export const APPROVAL_CONTEXT = utf8("eleven.approval.v1");
+/** Domain-separation context of an event subscription signature. */
+export const SUBSCRIPTION_CONTEXT = utf8("eleven.subscription.v1");
 /** Domain-separation context of a confirmation signature. */
 export const CONFIRM_CONTEXT = utf8("eleven.confirm.v1");
 /** Domain-separation context of a revocation signature. */

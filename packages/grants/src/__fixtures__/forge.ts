@@ -65,3 +65,18 @@ export function forgeApproval(options: { payload: string | object; signerSecretK
   const signature = sodium.crypto_sign_detached(message, fromBase64Url(options.signerSecretKey));
   return `ea1.${toBase64Url(sodium.crypto_box_seal(concatBytes(signature, payload), fromBase64Url(options.sealTo)))}`;
 }
+
+/** Signs `payload` under any context for `audience` and seals it to `sealTo` with `prefix` (a subscription forged as anything). */
+export function forgeSealed(options: {
+  prefix: string;
+  context: Uint8Array;
+  payload: string | object;
+  signerSecretKey: string;
+  audience: string;
+  sealTo: string;
+}): string {
+  const payload = payloadBytes(options.payload);
+  const message = signedMessage([options.context, fromBase64Url(options.audience), payload]);
+  const signature = sodium.crypto_sign_detached(message, fromBase64Url(options.signerSecretKey));
+  return `${options.prefix}${toBase64Url(sodium.crypto_box_seal(concatBytes(signature, payload), fromBase64Url(options.sealTo)))}`;
+}
