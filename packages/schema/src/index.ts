@@ -20,6 +20,24 @@ export {
 } from "./manifest-schema.js";
 export { pagingSchema, type Paging } from "./paging.js";
 export {
+  eventSchema,
+  webhookSourceSchema,
+  pollSourceSchema,
+  eventArgSchema,
+  requestPlaceSchema,
+  typeConditionSchema,
+  WEBHOOK_DIALECTS,
+  MIN_POLL_EVERY_SECONDS,
+  MAX_POLL_EVERY_SECONDS,
+  type ManifestEvent,
+  type WebhookSource,
+  type PollSource,
+  type EventArg,
+  type RequestPlace,
+  type TypeCondition,
+  type WebhookDialect,
+} from "./event-schema.js";
+export {
   providerErrorsSchema,
   failedWhenSchema,
   MAPPABLE_ERROR_CODES,

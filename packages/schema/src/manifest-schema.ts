@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { authSchema } from "./auth-schema.js";
+import { eventManifestRules } from "./event-rules.js";
+import { eventSchema } from "./event-schema.js";
 import { FORBIDDEN_KEYS, forbiddenKeys } from "./forbidden-keys.js";
 import { text } from "./field-schemas.js";
 import { manifestRules } from "./manifest-rules.js";
@@ -34,6 +36,8 @@ const manifestObjectSchema = z
     auth: authSchema,
     errors: providerErrorsSchema.optional(),
     ops: z.array(operationSchema).min(1, "needs at least one op"),
+    /** What the integration tells a bot on its own (fourth release); absent: no events. */
+    events: z.array(eventSchema).max(100).optional(),
   })
   .check(
     rulesCheck((manifest, issue) => {
@@ -43,6 +47,7 @@ const manifestObjectSchema = z
         seen.add(operation.id);
       });
       manifestRules(manifest, issue);
+      eventManifestRules(manifest, issue);
     }),
   );
 
