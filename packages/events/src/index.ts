@@ -12,3 +12,15 @@ export {
   type StandardWebhookHeaders,
   type VerifyStandardWebhookInput,
 } from "./standard-webhook-signing.js";
+export {
+  webhookEvent,
+  polledEvent,
+  polledItemKey,
+  matchesSubscriptionArgs,
+  type BuiltEvent,
+  type WebhookEvent,
+  type EventRefusal,
+  type BuildEventResult,
+  type WebhookEventInput,
+  type PolledEventInput,
+} from "./build-event.js";

@@ -1,5 +1,6 @@
 import { asana } from "./asana.js";
 import { box } from "./box.js";
+import type { WebhookDialect } from "@eleven-integrations/schema";
 import type { Dialect } from "./dialect.js";
 import { github } from "./github.js";
 import { intercom } from "./intercom.js";
@@ -14,25 +15,9 @@ import { stripe } from "./stripe.js";
 import { twilio } from "./twilio.js";
 import { zendesk } from "./zendesk.js";
 
-/** The closed list of webhook dialects: a manifest's `verify` names one of these, nothing else. */
-export const WEBHOOK_DIALECTS = Object.freeze([
-  "github",
-  "slack",
-  "stripe",
-  "standard-webhooks",
-  "linear",
-  "pagerduty",
-  "sentry",
-  "zendesk",
-  "intercom",
-  "twilio",
-  "box",
-  "microsoft-graph",
-  "asana",
-  "jira",
-] as const);
-
-export type WebhookDialect = (typeof WEBHOOK_DIALECTS)[number];
+// The closed list has one home, the schema (a manifest's `verify` is checked against it); the
+// record below must name a verifier for each, or this does not compile.
+export { WEBHOOK_DIALECTS, type WebhookDialect } from "@eleven-integrations/schema";
 
 export const DIALECTS: Readonly<Record<WebhookDialect, Dialect>> = Object.freeze({
   github,
