@@ -9,7 +9,8 @@ const TEN_MINUTES = 10 * 60;
  * by `box-delivery-timestamp` under the primary key, `box-signature-secondary` the same under the
  * secondary key; either passing is enough (the two keys let one rotate). `box-signature-version`
  * is 1 and `box-signature-algorithm` HmacSHA256; a delivery older (or newer) than ten minutes is
- * refused. `secret` is `[primary, secondary]` (or the primary alone); `box-delivery-id` is the id.
+ * refused. `secret` is `[primary, secondary]` (or the primary alone). No delivery id is answered:
+ * Box changes `box-delivery-id` on every retry, so the dedup key is the body's `id` (the manifest says so).
  */
 export const box: Dialect = {
   header: "box-signature-primary",
@@ -36,6 +37,6 @@ export const box: Dialect = {
     if (!primaryOk && !secondaryOk) return refuse("bad_signature");
     const timestamp = Math.floor(milliseconds / 1000);
     if (!isFresh(timestamp, now, TEN_MINUTES)) return refuse("stale");
-    return accept(optionalHeader(headers, "box-delivery-id"), timestamp);
+    return accept(undefined, timestamp);
   },
 };

@@ -9,7 +9,7 @@ import { type Dialect, isRefusal, requiredHeader } from "./dialect.js";
  */
 export const pagerduty: Dialect = {
   header: "X-PagerDuty-Signature",
-  documentation: "https://developer.pagerduty.com/docs/28e906a0bc9b7-verifying-signatures",
+  documentation: "https://github.com/PagerDuty/developer-docs/blob/main/docs/webhooks/04-Signatures.md",
   verify({ keys, headers, body }) {
     const header = requiredHeader(headers, "X-PagerDuty-Signature", "missing_signature");
     if (isRefusal(header)) return header;
