@@ -42,7 +42,7 @@ describe("each dialect against its provider's own published example", () => {
     });
   });
 
-  it("twilio: the example of https://www.twilio.com/docs/usage/webhooks/webhooks-security (auth token 12345)", () => {
+  it("twilio: the example of https://www.twilio.com/docs/usage/security#validating-requests (auth token 12345)", () => {
     const body = bytes("CallSid=CA1234567890ABCDE&Caller=%2B12349013030&Digits=1234&From=%2B12349013030&To=%2B18005551212");
     const result = verifyWebhook({
       dialect: "twilio",

@@ -5,7 +5,9 @@ import { type Dialect, isRefusal, optionalHeader, requiredHeader } from "./diale
 /**
  * Jira Cloud webhooks with a secret: `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the raw body>`
  * (WebSub's `method=signature` form); `X-Atlassian-Webhook-Identifier` is the delivery id,
- * the same across retries. No timestamp is signed.
+ * the same across retries. No timestamp is signed. Only admin webhooks registered with a secret are
+ * signed this way; the dynamic webhooks an OAuth app registers carry a JWT instead, which this
+ * dialect does not accept (no "accept unverified": such deliveries are refused).
  */
 export const jira: Dialect = {
   header: "X-Hub-Signature",

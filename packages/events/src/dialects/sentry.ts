@@ -9,7 +9,7 @@ import { type Dialect, isRefusal, optionalHeader, requiredHeader } from "./diale
  */
 export const sentry: Dialect = {
   header: "Sentry-Hook-Signature",
-  documentation: "https://docs.sentry.io/organization/integrations/integration-platform/webhooks/#sentry-hook-signature",
+  documentation: "https://docs.sentry.io/integrations/integration-platform/webhooks/#sentry-hook-signature",
   verify({ keys, headers, body }) {
     const signature = requiredHeader(headers, "Sentry-Hook-Signature", "missing_signature");
     if (isRefusal(signature)) return signature;

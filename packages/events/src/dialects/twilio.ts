@@ -12,7 +12,7 @@ import { type Dialect, isRefusal, optionalHeader, requiredHeader } from "./diale
  */
 export const twilio: Dialect = {
   header: "X-Twilio-Signature",
-  documentation: "https://www.twilio.com/docs/usage/webhooks/webhooks-security#validating-signatures-from-twilio",
+  documentation: "https://www.twilio.com/docs/usage/security#validating-requests",
   verify({ keys, headers, body, url }) {
     const signature = requiredHeader(headers, "X-Twilio-Signature", "missing_signature");
     if (isRefusal(signature)) return signature;
