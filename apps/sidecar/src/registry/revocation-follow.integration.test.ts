@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { Agent, request, type Dispatcher } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "../app.js";
-import { bot, CALLER_TOKEN, grantFor, MEMBER_TOKEN, member, registry, temporaryDirectory } from "../__fixtures__/grant-kit.js";
+import { approvalFor, bot, CALLER_TOKEN, grantFor, MEMBER_TOKEN, member, registry, temporaryDirectory } from "../__fixtures__/grant-kit.js";
 import { captureLogs, leakedSecrets, type LogCapture } from "../__fixtures__/log-capture.js";
 import { releaseKey } from "../__fixtures__/release-kit.js";
 import { authorized, mockProvider, type MockProvider } from "../__fixtures__/test-app.js";
@@ -172,6 +172,32 @@ describe("a sidecar following its broker's revocations", () => {
     // Recorded like POST /v1/revoke: in the local journal.
     expect((await readFile(join(home, "revocations.log"), "utf8")).trim().split("\n")).toHaveLength(1);
     expect(leakedSecrets(logs.lines, [revocation, foreign, MEMBER_TOKEN, CALLER_TOKEN])).toEqual([]);
+  });
+
+  it("stops a standing approval revoked at the broker: the following sidecar refuses it", async () => {
+    const target = await followingSidecar();
+    const grant = grantFor({ access: "write" });
+    const approval = approvalFor({
+      op: "issues.create",
+      args: { owner: { eq: "octocat" }, repo: { eq: "hello-world" }, title: "any", body: "any" },
+      budget: { runs: 5, per_seconds: 3600 },
+    });
+    const review = async () =>
+      (await target.inject({ method: "POST", url: "/v1/policy", headers: authorized, payload: { grant, approvals: [approval] } })).json() as Json;
+    expect(JSON.stringify(await review())).toContain('"runs_left":5');
+    expect(await memberPosts(signRevocation({ member, grant: approval }))).toBe(202);
+    await waitFor(() => /1 recorded/.test(logs.lines.join("")), "the approval's revocation followed");
+    expect(await review()).toMatchObject({ refused_approvals: [{ index: 0, code: "approval_invalid", message: "the member revoked this approval" }] });
+    const refused = (
+      await target.inject({
+        method: "POST",
+        url: "/v1/run",
+        headers: authorized,
+        payload: { grant, op: "issues.create", args: { owner: "octocat", repo: "hello-world", title: "Late" }, approval },
+      })
+    ).json() as Json;
+    expect(refused).toMatchObject({ status: "error", error: { code: "approval_invalid" } });
+    expect(provider.sent).toHaveLength(0);
   });
 
   it("logs a failed fetch (5xx, not JSON, the wrong shape, the broker gone) and keeps following from the same cursor", async () => {
