@@ -84,7 +84,7 @@ describe("the catalog page in a real headless chromium", () => {
     // Filter by category: picking one submits the form (the page's one script).
     await Promise.all([page.waitForURL(/category=payments/), page.selectOption("#category", "payments")]);
     expect(await visible(page)).toEqual(["integration-stripe"]);
-    expect(await page.locator("#count").textContent()).toBe(`Showing 1 of ${manifestFiles.length}`);
+    expect(await page.locator("#count").textContent()).toBe(`Showing 1 of ${manifestFiles.length} integrations`);
     await page.screenshot({ path: `${OUTPUT}catalog-page.png`, fullPage: true });
 
     // The CSP holds: an injected inline script is refused and reported.
@@ -179,6 +179,20 @@ describe("the catalog pages are accessible and fit a phone", () => {
       await context.close();
     });
   }
+
+  it("home is a compact index: short at 1280 px and at 375 px, every integration on it", async () => {
+    for (const width of [1280, 375]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${origin}/`);
+      const height = (await page.evaluate("document.documentElement.scrollHeight")) as number;
+      console.log(`home at ${width} px: ${height} px tall for ${manifestFiles.length} integrations`);
+      // Before the index it was 36,919 px at 1280 px and 62,945 px at 375 px for 43 integrations (every op table on it).
+      expect(height).toBeLessThan(1200 + (width < 600 ? 60 : 30) * manifestFiles.length);
+      expect((await visible(page)).length).toBe(manifestFiles.length);
+      await context.close();
+    }
+  });
 
   it("the skip link is the first stop of the keyboard and shows where focus is", async () => {
     const { page } = await openPage();

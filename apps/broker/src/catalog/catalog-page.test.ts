@@ -49,20 +49,36 @@ function articles(body: string): { id: string; hidden: boolean }[] {
 }
 
 describe("GET / (catalog page)", () => {
-  it("lists every integration with its ops, access and confirm lines", async () => {
+  it("opens on a compact index: each integration a line under its category with its op counts, its ops on its own page", async () => {
     const response = await page();
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
-    expect(articles(response.body).map((entry) => entry.id)).toEqual(["nasty", "noapp", "patonly", "testauth"]);
-    expect(response.body).toContain("Create a note");
-    expect(response.body).toContain('<span class="access access-write">write</span>');
-    expect(response.body).toContain('<span class="access access-read">read</span>');
-    expect(response.body).toContain("Create the note “{title}”?");
-    expect(response.body).toContain("Showing 4 of 4");
+    expect(
+      articles(response.body)
+        .map((entry) => entry.id)
+        .sort(),
+    ).toEqual(["nasty", "noapp", "patonly", "testauth"]);
+    expect(response.body).toMatch(/<a href="\/integrations\/testauth">Test Auth<\/a> <small>\d+ ops?: \d+ read, \d+ write<\/small>/);
+    expect(response.body).toContain('<h2 id="category-0">');
+    // No op table, no confirm line: those are on each integration's page.
+    expect(response.body).not.toContain("<table");
+    expect(response.body).not.toContain("Create the note “{title}”?");
+    expect(response.body).toContain("Showing 4 of 4 integrations");
+    await app.close();
+    app = testApp().app;
+    const own = await app.inject({ method: "GET", url: "/integrations/testauth", headers: { accept: "text/html" } });
+    expect(own.body).toContain("Create the note “{title}”?");
+    expect(own.body).toContain('<span class="access access-write">write</span>');
+    expect(own.body).toContain('<span class="access access-read">read</span>');
   });
 
-  it("says where to mint a token, linking only https URLs, and whether OAuth is available", async () => {
-    const response = await page();
+  it("says on each integration's page where to mint a token, linking only https URLs, and whether OAuth is available", async () => {
+    const response = { body: "" };
+    for (const id of ["patonly", "testauth", "noapp"]) {
+      if (app !== undefined) await app.close();
+      app = testApp().app;
+      response.body += (await app.inject({ method: "GET", url: `/integrations/${id}`, headers: { accept: "text/html" } })).body;
+    }
     expect(response.body).toContain('<a href="https://patonly.example.com/tokens" rel="noopener noreferrer">');
     expect(response.body).toContain(
       '<a href="https://auth.example.test/settings/tokens" rel="noopener noreferrer">https://auth.example.test/settings/tokens</a>.',
@@ -72,8 +88,12 @@ describe("GET / (catalog page)", () => {
     expect(response.body).not.toContain('href="javascript:');
   });
 
-  it("escapes every value from a manifest: no markup of theirs survives", async () => {
-    const response = await page();
+  it("escapes every value from a manifest: no markup of theirs survives, on the index and on the integration's page", async () => {
+    const index = await page();
+    await app.close();
+    app = testApp().app;
+    const own = await app.inject({ method: "GET", url: "/integrations/nasty", headers: { accept: "text/html" } });
+    const response = { body: index.body + own.body };
     expect(response.body).not.toContain("<script>alert");
     expect(response.body).not.toContain("<img src=x");
     expect(response.body).not.toContain("</td><script>");
@@ -81,7 +101,7 @@ describe("GET / (catalog page)", () => {
     expect(response.body).toContain("&lt;img src=x onerror=alert(&#39;label&#39;)&gt;");
     expect(response.body).toContain('data-category="x&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"');
     expect(response.body).toContain("&lt;b&gt;bold&lt;/b&gt;");
-    // The only script element is the page's own.
+    // The only script element is the index's own (the integration's page has none).
     expect(response.body.match(/<script>/g)).toHaveLength(1);
   });
 
@@ -109,7 +129,7 @@ describe("GET / (catalog page)", () => {
         .map((entry) => entry.id),
     ).toEqual(["testauth"]);
     expect(response.body).toContain('value="note"');
-    expect(response.body).toContain("Showing 1 of 4");
+    expect(response.body).toMatch(/\d+ results? · showing 1 of 4 integrations/);
     await app.close();
     const hostile = await page(`/?q=${encodeURIComponent('"><script>alert(1)</script>')}`);
     expect(hostile.body).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
@@ -134,7 +154,6 @@ describe("GET / uses the catalog search", () => {
     const response = await page("/?q=creat%20nte");
     const results = response.body.slice(response.body.indexOf('<section id="results"'), response.body.indexOf("</section>"));
     expect(results).toContain('<a href="/integrations/testauth#op-testauth-notes.create">Test Auth: Create a note</a>');
-    expect(response.body).toContain('<tr id="op-testauth-notes.create">');
     expect(
       articles(response.body)
         .filter((entry) => !entry.hidden)
@@ -145,15 +164,14 @@ describe("GET / uses the catalog search", () => {
   it("says so when nothing matches", async () => {
     const response = await page("/?q=zzzzzzzz");
     expect(response.body).toContain("Nothing matches.");
-    expect(response.body).toContain("Showing 0 of 4");
+    expect(response.body).toContain("0 results · showing 0 of 4 integrations");
   });
 
-  it("marks destructive ops in the op table", async () => {
-    const response = await page();
-    expect(response.body).not.toContain('<span class="destructive">');
-    await app.close();
+  it("marks destructive ops on the integration's page", async () => {
     app = (await import("../__fixtures__/test-app.js")).testApp({ registry: destructiveRegistry(), oauthApps: {} }).app;
-    const marked = await app.inject({ method: "GET", url: "/", headers: { accept: "text/html" } });
+    const index = await app.inject({ method: "GET", url: "/", headers: { accept: "text/html" } });
+    expect(index.body).not.toContain('<span class="destructive">');
+    const marked = await app.inject({ method: "GET", url: "/integrations/shredder", headers: { accept: "text/html" } });
     expect(marked.body).toContain('write</span> <span class="destructive">destructive</span>');
   });
 });

@@ -49,9 +49,9 @@ export function renderCatalogPage(catalog: ServedCatalog, search: CatalogSearch,
     `<a href="/registry">JSON</a></p></header>` +
     renderSearchForm(filter, categories) +
     renderCategoryLinks(categories) +
-    `<p id="count" aria-live="polite">Showing ${count} of ${entries.length}</p>` +
+    `<p id="count" aria-live="polite">${countLine(count, entries.length, filter.query.trim() === "" ? undefined : hits.length)}</p>` +
     (filter.query.trim() === "" ? "" : renderResults(hits)) +
-    `<main id="main" tabindex="-1" aria-label="Integrations">${ordered.map((entry) => renderEntry(entry, shown(entry))).join("")}</main>`;
+    `<main id="main" tabindex="-1" aria-label="Integrations">${searching ? renderList(ordered, shown) : renderByCategory(entries, categories)}</main>`;
   return htmlDocument({ title: "Eleven integrations", body, script: CATALOG_PAGE_SCRIPT });
 }
 
@@ -106,15 +106,37 @@ function renderCategoryLinks(categories: readonly [string, number][]): string {
   return `<nav aria-label="Categories"><ul><li><a href="/">All</a></li>${links}</ul></nav>`;
 }
 
+/** What the count line says: the integrations shown of all, and with a query the results listed above, so the numbers are what the page shows. */
+function countLine(shown: number, total: number, results: number | undefined): string {
+  const integrations = `${shown} of ${total} integration${total === 1 ? "" : "s"}`;
+  if (results === undefined) return `Showing ${integrations}`;
+  return `${results} result${results === 1 ? "" : "s"} · showing ${integrations}`;
+}
+
+/** The compact index: one section per category, each integration a line with its op counts; its ops are on its own page. */
+function renderByCategory(entries: readonly ServedCatalogEntry[], categories: readonly [string, number][]): string {
+  return categories
+    .map(([category], index) => {
+      const heading = `category-${index}`;
+      const members = entries.filter((entry) => entry.category === category);
+      return `<section aria-labelledby="${heading}"><h2 id="${heading}">${escapeHtml(category)}</h2>${renderList(members, () => true)}</section>`;
+    })
+    .join("");
+}
+
+function renderList(entries: readonly ServedCatalogEntry[], shown: (entry: ServedCatalogEntry) => boolean): string {
+  return `<ul class="index">${entries.map((entry) => renderEntry(entry, shown(entry))).join("")}</ul>`;
+}
+
 function renderEntry(entry: ServedCatalogEntry, shown: boolean): string {
   const id = `integration-${entry.id}`;
+  const reads = entry.ops.filter((op) => op.access === "read").length;
+  const writes = entry.ops.length - reads;
   return (
-    `<article id="${escapeHtml(id)}" data-category="${escapeHtml(entry.category)}"${shown ? "" : " hidden"}>` +
-    `<h2><a href="${escapeHtml(integrationPath(entry.id))}">${escapeHtml(entry.name)}</a> <small>${escapeHtml(entry.id)}</small></h2>` +
-    `<p class="meta">${escapeHtml(entry.category)} · API <code>${escapeHtml(entry.auth.base)}</code></p>` +
-    renderAuth(entry) +
-    renderOperations(entry) +
-    `</article>`
+    `<li${shown ? "" : " hidden"}><article id="${escapeHtml(id)}" data-category="${escapeHtml(entry.category)}"${shown ? "" : " hidden"}>` +
+    `<a href="${escapeHtml(integrationPath(entry.id))}">${escapeHtml(entry.name)}</a> ` +
+    `<small>${entry.ops.length} op${entry.ops.length === 1 ? "" : "s"}: ${reads} read, ${writes} write</small>` +
+    `</article></li>`
   );
 }
 
@@ -131,18 +153,6 @@ function renderAuth(entry: ServedCatalogEntry): string {
     );
   }
   return `<dl>${rows.join("")}</dl>`;
-}
-
-function renderOperations(entry: ServedCatalogEntry): string {
-  const rows = entry.ops
-    .map(
-      (op) =>
-        `<tr id="${escapeHtml(operationAnchor(entry.id, op.id))}"><td>${escapeHtml(op.label)}<br><code>${escapeHtml(op.id)}</code></td>` +
-        `<td><span class="access access-${op.access}">${escapeHtml(op.access)}</span>${op.destructive === true ? ' <span class="destructive">destructive</span>' : ""}</td>` +
-        `<td>${op.confirm === undefined ? "" : escapeHtml(op.confirm)}</td></tr>`,
-    )
-    .join("");
-  return `<table><caption class="skip">Operations of ${escapeHtml(entry.name)}</caption><thead><tr><th>Operation</th><th>Access</th><th>Confirm line</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** Headers of an integration's page: no script at all. */

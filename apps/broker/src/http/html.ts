@@ -38,6 +38,8 @@ tr:target,article:target,.op:target{outline:2px solid var(--read);outline-offset
 #results ol{padding-left:1.5rem}
 .error{border-left:4px solid var(--write);padding:.5rem 1rem}
 .args{list-style:none;padding:0;margin:.25rem 0}.args li{margin:.15rem 0}
+.index{list-style:none;padding:0;margin:0 0 1rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:.25rem 1rem}.index li[hidden]{display:none}
+.index article{border:0;background:none;padding:.15rem 0;margin:0}.index small{color:var(--muted)}
 @media (max-width:40rem){body{padding:.75rem .75rem 2rem}dl{grid-template-columns:1fr}dd{margin-bottom:.4rem}table,tbody,tr,td{display:block}thead{position:absolute;left:-100vw}tr{border-top:1px solid var(--line);padding:.4rem 0}td{border:0;padding:.1rem 0}}
 `;
 
