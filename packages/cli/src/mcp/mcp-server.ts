@@ -112,9 +112,9 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
       // Outside the approval's room, or past its budget: the member's tap, as without one (asking sends nothing).
       if (approval !== undefined && answer.status === "error" && (answer.error.code === "approval_invalid" || answer.error.code === "approval_exhausted")) {
         const { approval: _unused, ...withoutApproval } = body;
-        return runResult(await options.sidecar.run(withoutApproval));
+        return runResult(await options.sidecar.run(withoutApproval), args);
       }
-      return runResult(answer);
+      return runResult(answer, args);
     } catch (error) {
       if (SidecarClientError.isInstance(error) && error.status !== undefined) {
         return toolError({ code: error.code, message: error.message, next_action: "Check the MCP server's --sidecar and caller token, then try again." });

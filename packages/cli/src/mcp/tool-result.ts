@@ -23,7 +23,7 @@ export function toolError(error: ErrorBody): CallToolResult {
  * `confirmation_required` the line (and preview), details and args digest for the
  * member (not an error: the call goes on once they confirm); an error envelope a tool error.
  */
-export function runResult(answer: RunAnswer): CallToolResult {
+export function runResult(answer: RunAnswer, args: Readonly<Record<string, string>> = {}): CallToolResult {
   if (answer.status === "ok") {
     const structured: Record<string, unknown> = { status: "ok", http_status: answer.http_status, data: answer.data };
     if (answer.next_page !== undefined) structured.next_page = answer.next_page;
@@ -39,7 +39,8 @@ export function runResult(answer: RunAnswer): CallToolResult {
       `  ${answer.confirm}`,
       ...(answer.preview === undefined ? [] : [`  ${answer.preview}`]),
       ...(details.length === 0 ? [] : ["With these details:", ...details.map((detail) => `  ${detail.name}: ${detail.value}`)]),
-      `The member signs it for grant ${answer.gid} and args digest ${answer.args_digest} (integrations confirm).`,
+      `The member signs it for grant ${answer.gid} and args digest ${answer.args_digest}: in their Eleven client by tapping the line, or with:`,
+      `  ${confirmCommand(answer, args)}`,
       "Then call this tool again with exactly the same args and confirmation set to the ec1... token they give you.",
     ];
     return {
@@ -58,6 +59,37 @@ export function runResult(answer: RunAnswer): CallToolResult {
   }
   if (answer.error.code === "target_changed" && answer.confirm !== undefined) return targetChanged(answer);
   return toolError({ ...answer.error });
+}
+
+/** A word for a POSIX shell: bare when it is only safe characters, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The member's exact command for this chip: `integrations confirm` with the grant's
+ * id, the args (each `--arg name=value`, shell-quoted), the digest they must hash to,
+ * and the preview on standard input when the write shows one.
+ */
+export function confirmCommand(
+  answer: { integration: string; op: string; gid: string; args_digest: string; preview?: string | undefined },
+  args: Readonly<Record<string, string>>,
+): string {
+  const words = [
+    "integrations",
+    "confirm",
+    answer.integration,
+    answer.op,
+    "--member",
+    "<your member key file>",
+    "--gid",
+    answer.gid,
+    "--expect-digest",
+    answer.args_digest,
+  ];
+  for (const [name, value] of Object.entries(args)) words.push("--arg", `${name}=${value}`);
+  const command = words.map((word) => (word === "<your member key file>" ? word : shellWord(word))).join(" ");
+  return answer.preview === undefined ? command : `printf '%s' ${shellWord(answer.preview)} | ${command} --preview -`;
 }
 
 /**
