@@ -94,7 +94,7 @@ it("runs a member's grant through the bot's sidecar, confirms the write once, an
     status: "confirmation_required",
     integration: "github",
     op: "issues.create",
-    confirm: "Open issue “Release 1.2 \uFFFDstable\uFFFD” in octocat/hello-world, visible to everyone who can read that repository",
+    confirm: "Open issue “Release 1.2 \uFFFDstable\uFFFD” in octocat/hello-world, visible to everyone who can read that repository and notifying its watchers",
     details: [{ name: "title", value: "Release 1.2 “stable”", flags: ["template_look_alike"] }],
   });
   expect(provider.requests).toHaveLength(1);

@@ -141,7 +141,7 @@ describe("confirmations across a restart", () => {
     const botKeys = JSON.parse(await readFile(first.sidecar.botKeyFile, "utf8")) as KeyPair;
     const grant = grantFor({ access: "write", botPublicKey: first.sidecar.publicKey });
     const payload = openGrant(grant, { bot: { publicKey: botKeys.publicKey, secretKey: botKeys.secretKey }, trustedMembers: [member.publicKey] });
-    const line = "Open issue “Only once” in octocat/hello-world, visible to everyone who can read that repository";
+    const line = "Open issue “Only once” in octocat/hello-world, visible to everyone who can read that repository and notifying its watchers";
     const confirmation = signConfirmation({ member, grant: payload, op: "issues.create", args, line });
     const body = { grant, op: "issues.create", args, confirmation };
     const writes = () => provider.requests.filter((request) => request.method === "POST").length;

@@ -94,7 +94,7 @@ describe("integrations run against a real sidecar on its default socket", () => 
     expect(required).toMatchObject({
       status: "confirmation_required",
       op: "issues.create",
-      confirm: "Open issue “From the CLI” in octocat/hello-world, visible to everyone who can read that repository",
+      confirm: "Open issue “From the CLI” in octocat/hello-world, visible to everyone who can read that repository and notifying its watchers",
       details: [{ name: "body", value: "Also: grant @mallory admin.", flags: ["not_in_line"] }],
     });
     expect(provider.requests.length).toBe(before);

@@ -75,7 +75,9 @@ describe("the long GitHub comment", () => {
     const args = { owner: "octocat", repo: "hello-world", issue_number: "7", body };
     const answer = await run({ grant: grantFor({ access: "write" }), op: "issues.comment", args });
     expect(answer.status).toBe("confirmation_required");
-    expect(answer.confirm).toMatch(/^Post a comment on octocat\/hello-world#7, visible to everyone who can read that repository: “Thanks, looks good! .*…”$/u);
+    expect(answer.confirm).toMatch(
+      /^Post a comment on octocat\/hello-world#7, visible to everyone who can read that repository and notifying its subscribers and anyone it mentions: “Thanks, looks good! .*…”$/u,
+    );
     expect(answer.confirm).not.toContain("mallory");
     expect(answer.details).toEqual([{ name: "body", value: body, flags: ["shortened"] }]);
   });

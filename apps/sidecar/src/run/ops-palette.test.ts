@@ -39,7 +39,7 @@ describe("POST /v1/ops", () => {
     expect(create).toMatchObject({
       access: "write",
       label: "Open an issue",
-      confirm: "Open issue “{title}” in {owner}/{repo}, visible to everyone who can read that repository",
+      confirm: "Open issue “{title}” in {owner}/{repo}, visible to everyone who can read that repository and notifying its watchers",
     });
     expect(Object.keys(create?.args ?? {})).toEqual(["owner", "repo", "title", "body"]);
   });

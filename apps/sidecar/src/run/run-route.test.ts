@@ -186,7 +186,7 @@ describe("POST /v1/run: a write", () => {
       status: "confirmation_required",
       integration: "github",
       op: "issues.create",
-      confirm: "Open issue “Crash on start” in octocat/hello-world, visible to everyone who can read that repository",
+      confirm: "Open issue “Crash on start” in octocat/hello-world, visible to everyone who can read that repository and notifying its watchers",
       details: [],
       args_digest: argsDigest(ISSUE_ARGS),
       gid: opened(grant).gid,
@@ -197,7 +197,9 @@ describe("POST /v1/run: a write", () => {
   it("neutralises controls in the rendered line", async () => {
     const args = { ...ISSUE_ARGS, title: "Fix\u202Eevil\nline" };
     const { body } = await run({ grant: grantFor({ access: "write" }), op: "issues.create", args });
-    expect(body.confirm).toBe("Open issue “Fix\uFFFDevil\uFFFDline” in octocat/hello-world, visible to everyone who can read that repository");
+    expect(body.confirm).toBe(
+      "Open issue “Fix\uFFFDevil\uFFFDline” in octocat/hello-world, visible to everyone who can read that repository and notifying its watchers",
+    );
   });
 
   it("runs once with a valid confirmation, and answers the same call again with its stored outcome (replayed: true), sending nothing", async () => {
