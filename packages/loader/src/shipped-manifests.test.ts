@@ -29,6 +29,7 @@ describe("the shipped manifests", () => {
     "mailchimp campaigns.schedule",
     "mailchimp campaigns.send",
     "salesforce opportunities.move_stage",
+    "todoist tasks.close",
   ]);
 
   it.each(manifestFiles.map(({ file }) => file))("%s has two reads, a write, and a pick on every op that answers JSON", (file) => {

@@ -69,6 +69,18 @@ describe("relevance over the shipped manifests: the first result", () => {
     ["purge cache", "cloudflare cache.purge"],
     ["rerun circleci workflow", "circleci workflows.rerun_failed"],
     ["merge pull request bitbucket", "bitbucket pullrequests.merge"],
+    // The fourth release's actions.
+    ["open a pull request", "github pulls.create"],
+    ["merge a github pull request", "github pulls.merge"],
+    ["react to a slack message", "slack reactions.add"],
+    ["edit my slack message", "slack chat.update"],
+    ["delete slack message", "slack chat.delete"],
+    ["direct message someone on slack", "slack chat.post_dm"],
+    ["update linear issue", "linear issues.update"],
+    ["complete todoist task", "todoist tasks.close"],
+    ["move a google calendar event", "google-calendar events.update"],
+    ["rename notion page", "notion pages.rename"],
+    ["delete notion page", "notion pages.trash"],
   ];
   it.each(cases)("%s -> %s", (query, expected) => {
     expect(first(query)).toBe(expected);

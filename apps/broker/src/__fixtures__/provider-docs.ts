@@ -247,7 +247,7 @@ export const notion: ProviderDoc = {
   expect: {},
 };
 
-const SLACK_USER_SCOPES = "channels:read,channels:history,chat:write,users:read";
+const SLACK_USER_SCOPES = "channels:read,channels:history,chat:write,users:read,reactions:write,im:write";
 
 export const slack: ProviderDoc = {
   id: "slack",
@@ -307,7 +307,11 @@ export const slack: ProviderDoc = {
               : "invalid_code",
     },
   }),
-  expect: { scope: "channels:read channels:history chat:write users:read", expiresIn: 43200, fields: { "team.id": "T9TK3CUKW", "authed_user.id": "U1234" } },
+  expect: {
+    scope: "channels:read channels:history chat:write users:read reactions:write im:write",
+    expiresIn: 43200,
+    fields: { "team.id": "T9TK3CUKW", "authed_user.id": "U1234" },
+  },
 };
 
 export const stripe: ProviderDoc = {

@@ -46,7 +46,7 @@ describe("POST /v1/ops", () => {
 
   it("marks the ops the manifest marks destructive, and no other", async () => {
     const body = (await palette(grantFor({ access: "write" }))) as { ops?: { id: string; destructive?: boolean }[] };
-    expect(body.ops?.filter((op) => op.destructive === true).map((op) => op.id)).toEqual(["issues.close"]);
+    expect(body.ops?.filter((op) => op.destructive === true).map((op) => op.id)).toEqual(["issues.close", "pulls.merge"]);
     expect(body.ops?.find((op) => op.id === "issues.create")).not.toHaveProperty("destructive");
   });
 
