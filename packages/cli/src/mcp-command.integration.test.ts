@@ -103,9 +103,12 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
       "github__issues__get",
       "github__pulls__list",
       "github__search__issues",
+      "github__pulls__get",
       "github__issues__create",
       "github__issues__comment",
       "github__issues__close",
+      "github__pulls__create",
+      "github__pulls__merge",
       "github__users__me",
     ]);
     for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
@@ -292,7 +295,7 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
     clients.push(client);
     await client.listTools();
     expect(sidecar.address).toMatch(/^unix:\//);
-    expect(stderr()).toContain("serving 9 tools");
+    expect(stderr()).toContain("serving 12 tools");
     expect(stderr()).not.toContain(TOKEN);
   });
 });
