@@ -1,6 +1,8 @@
 import type { CompiledOperation, ResolvedBase } from "@eleven-integrations/loader";
 import type { ArgProblem } from "./arg-problem.js";
+import type { ArgValues } from "./check-args.js";
 import { encodeComponent } from "./encode-component.js";
+import { pathArgProblem, pathArgSegments } from "./path-arg.js";
 import { readsAsWritten } from "./plain-url.js";
 import { pathValueProblem, queryValueProblem } from "./url-value.js";
 
@@ -17,7 +19,7 @@ export type BuildUrlResult =
  * parsed back and must keep the base's origin and path prefix, unchanged. `base` is the
  * manifest's base resolved for the run's connection (the op's own for a fixed base).
  */
-export function buildUrl(operation: CompiledOperation, args: Readonly<Record<string, string>>, base: ResolvedBase = operation): BuildUrlResult {
+export function buildUrl(operation: CompiledOperation, args: ArgValues, base: ResolvedBase = operation): BuildUrlResult {
   const problems: ArgProblem[] = [];
   let pathname = base.basePath;
   for (const segment of operation.pathSegments) {
@@ -25,7 +27,15 @@ export function buildUrl(operation: CompiledOperation, args: Readonly<Record<str
       pathname += `/${segment.text}`;
       continue;
     }
-    const value = args[segment.name] ?? "";
+    const given = args[segment.name];
+    const value = typeof given === "string" ? given : "";
+    if (operation.args.get(segment.name)?.type === "path") {
+      // A path arg spans segments: each is checked and escaped on its own, so "/" stays a separator and nothing else does.
+      const problem = pathArgProblem(value);
+      if (problem !== undefined) problems.push({ arg: segment.name, message: problem });
+      else for (const part of pathArgSegments(value)) pathname += `/${encodeComponent(part)}`;
+      continue;
+    }
     const problem = pathValueProblem(value, segment.suffix !== undefined);
     if (problem !== undefined) problems.push({ arg: segment.name, message: problem });
     else pathname += segment.suffix === undefined ? `/${encodeComponent(value)}` : `/${encodeComponent(value)}${segment.suffix}`;
@@ -38,6 +48,16 @@ export function buildUrl(operation: CompiledOperation, args: Readonly<Record<str
     }
     const value = args[pair.value.name];
     if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      // A list arg repeats its key, once per item, in order: `label=a&label=b`.
+      for (const item of value) {
+        const problem = queryValueProblem(item);
+        if (problem !== undefined) problems.push({ arg: pair.value.name, message: problem });
+        else pairs.push(`${pair.key}=${encodeComponent(item)}`);
+      }
+      continue;
+    }
+    if (typeof value !== "string") continue;
     const problem = queryValueProblem(value);
     if (problem !== undefined) problems.push({ arg: pair.value.name, message: problem });
     else pairs.push(`${pair.key}=${encodeComponent(value)}`);

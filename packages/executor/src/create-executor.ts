@@ -1,3 +1,4 @@
+import type { ArgValue } from "@eleven-integrations/schema";
 import type { Registry } from "@eleven-integrations/loader";
 import type { Dispatcher } from "undici";
 import { buildHeaders } from "./build-headers.js";
@@ -20,8 +21,8 @@ export interface RunRequest {
   readonly integration: string;
   /** The op id, such as `repos.list`. */
   readonly op: string;
-  /** String values for the op's declared args; anything else is `invalid_args`. */
-  readonly args?: Readonly<Record<string, string>>;
+  /** Values for the op's declared args (strings; a list arg's array of strings; a file arg's file); anything else is `invalid_args`. */
+  readonly args?: Readonly<Record<string, ArgValue>>;
   /** The member's token; it is sent only in `authorization`, only to the manifest's origin. */
   readonly credential: { readonly token: string; readonly kind?: "pat" | "oauth" };
   /**

@@ -18,3 +18,6 @@ export {
   type FillTenantUrlResult,
   type TenantProblem,
 } from "@eleven-integrations/loader";
+export { buildMessage, type BuildMessageResult } from "./build-message.js";
+export { pathArgProblem } from "./path-arg.js";
+export type { ArgValues } from "./check-args.js";

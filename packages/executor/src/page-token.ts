@@ -1,5 +1,6 @@
 import crypto, { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { canonicalJson } from "@eleven-integrations/schema";
+import { canonicalJson, type ArgValue } from "@eleven-integrations/schema";
+import type { ArgValues } from "./check-args.js";
 
 /** The longest `next_page` handed out: the envelope carries at most 1 KiB. */
 export const MAX_PAGE_TOKEN_LENGTH = 1024;
@@ -14,7 +15,7 @@ export interface PageBinding {
   readonly integration: string;
   readonly op: string;
   readonly manifestHash: string;
-  readonly args: Readonly<Record<string, string>>;
+  readonly args: ArgValues;
   readonly cursorArg: string;
 }
 
@@ -130,19 +131,21 @@ const MAX_BOUND_STATES = 256;
  * canonical JSON, or a JSON string of each; args given in another order only make another
  * key for the same state.
  */
-function boundArgsKey(args: Readonly<Record<string, string>>, cursorArg: string): string {
+function boundArgsKey(args: ArgValues, cursorArg: string): string {
   let key = "";
   for (const name of Object.keys(args)) {
     if (name === cursorArg) continue;
-    const value = args[name] as string;
-    key += `${name.length}:${name}${value.length}:${value}`;
+    const given = args[name];
+    // A list or a file is keyed by its JSON text, after a mark no string value's length can start with.
+    const value = typeof given === "string" ? given : `j${canonicalJson(given)}`;
+    key += `${name.length}:${name}${typeof given === "string" ? "" : "~"}${value.length}:${value}`;
   }
   return key;
 }
 
 /** The RFC 8785 JSON of the args without the cursor arg: what the token's args digest is taken over. */
-function boundArgsJson(args: Readonly<Record<string, string>>, cursorArg: string): string {
-  const bound: Record<string, string> = {};
+function boundArgsJson(args: ArgValues, cursorArg: string): string {
+  const bound: Record<string, ArgValue> = {};
   for (const [name, value] of Object.entries(args)) if (name !== cursorArg) bound[name] = value;
   return canonicalJson(bound);
 }

@@ -1,7 +1,7 @@
 import type { CompiledOperation, Registry, ResolvedBase, TenantProblem } from "@eleven-integrations/loader";
 import { describeArgProblems } from "./arg-problem.js";
 import { buildUrl } from "./build-url.js";
-import { checkArgs } from "./check-args.js";
+import { checkArgs, type ArgValues } from "./check-args.js";
 import { errorEnvelope, type ErrorEnvelope, type RunName } from "./envelope.js";
 import { failure, type FailureContext } from "./failure.js";
 import { checkNextPath } from "./next-path.js";
@@ -26,7 +26,7 @@ export interface PreparedRequest {
   readonly path: string;
   readonly body: RenderedBody | undefined;
   /** The checked args of the op asked for (its cursor included, when it takes one). */
-  readonly args: Readonly<Record<string, string>>;
+  readonly args: ArgValues;
   /** The hash of the manifest the op comes from; a page token is bound to it. */
   readonly manifestHash: string;
   /** What the next page's token is bound to (the op asked for, its args without the cursor, its manifest); undefined when that op does not page. */
@@ -105,7 +105,7 @@ interface Scope {
 }
 
 /** A next page's token is bound to the op asked for, its args (cursor left out) and its manifest. */
-function pageBinding(scope: Scope, values: Readonly<Record<string, string>>): PageBinding {
+function pageBinding(scope: Scope, values: ArgValues): PageBinding {
   return {
     integration: scope.integration,
     op: scope.operation.id,
@@ -115,13 +115,9 @@ function pageBinding(scope: Scope, values: Readonly<Record<string, string>>): Pa
   };
 }
 
-function prepared(
-  scope: Scope,
-  sent: CompiledOperation,
-  path: string,
-  values: Readonly<Record<string, string>>,
-  sentArgs: Readonly<Record<string, string>>,
-): PrepareResult {
+function prepared(scope: Scope, sent: CompiledOperation, path: string, values: ArgValues, sentArgs: ArgValues): PrepareResult {
+  const body = renderBody(sent, sentArgs);
+  if (!body.ok) return invalid(scope.name, scope.context, describeArgProblems(body.problems));
   return {
     ok: true,
     request: {
@@ -131,7 +127,7 @@ function prepared(
       origin: scope.base.origin,
       base: scope.base,
       path,
-      body: renderBody(sent, sentArgs),
+      body: body.body,
       args: values,
       manifestHash: scope.manifestHash,
       pageBinding: scope.operation.paging === undefined ? undefined : pageBinding(scope, values),

@@ -11,6 +11,8 @@ export interface CompiledArg {
   readonly description: string | undefined;
   /** The type the value is checked as (`string` when the manifest declares none). */
   readonly type: ArgType;
+  /** A list arg's most items (`max_items`); undefined for any other type. */
+  readonly maxItems: number | undefined;
 }
 
 export function compileArgs(args: Record<string, Arg> | undefined): ReadonlyMap<string, CompiledArg> {
@@ -26,6 +28,7 @@ export function compileArgs(args: Record<string, Arg> | undefined): ReadonlyMap<
         enum: arg.enum === undefined ? undefined : new Set(arg.enum),
         description: arg.description,
         type: arg.type ?? "string",
+        maxItems: arg.max_items,
       }),
     );
   }

@@ -1,9 +1,21 @@
-import { splitTemplate, typedValue, type ArgType, type JsonValue, type TemplatePart } from "@eleven-integrations/schema";
+import {
+  conditionalLeaf,
+  isConditionalLeaf,
+  isListArgType,
+  splitTemplate,
+  typedValue,
+  type ArgType,
+  type ArgValue,
+  type JsonValue,
+  type TemplatePart,
+} from "@eleven-integrations/schema";
 
 /** Marks a leaf whose optional arg was not given: its key (or array item) is dropped. */
 const MISSING = Symbol("missing");
 type Rendered = JsonValue | typeof MISSING;
-type Node = (args: Readonly<Record<string, string>>) => Rendered;
+type Node = (args: BodyArgs) => Rendered;
+/** The checked args a body renders with (an `rfc2822` op's built `message` among them). */
+export type BodyArgs = Readonly<Record<string, ArgValue>>;
 
 /**
  * Compiles a `body_json` template into a builder, once at load. String leaves are
@@ -11,7 +23,7 @@ type Node = (args: Readonly<Record<string, string>>) => Rendered;
  * are built without a prototype so a `__proto__` key stays data. A leaf that is exactly
  * `"{name}"` of a typed arg (`types`) renders as that JSON type: `"{duration}"` -> `30`.
  */
-export function compileBody(template: JsonValue, types: ReadonlyMap<string, ArgType> = new Map()): (args: Readonly<Record<string, string>>) => JsonValue {
+export function compileBody(template: JsonValue, types: ReadonlyMap<string, ArgType> = new Map()): (args: BodyArgs) => JsonValue {
   const node = compileTree(template, types);
   return (args) => {
     const rendered = node(args);
@@ -32,6 +44,12 @@ function compileTree(template: JsonValue, types: ReadonlyMap<string, ArgType>): 
       }
       return out;
     };
+  }
+  if (isConditionalLeaf(template)) {
+    // `{ "$when": { "arg", "eq" }, "value" }`: the value when the arg was given as exactly `eq`, else dropped.
+    const { when, value } = conditionalLeaf(template);
+    const node = compileNode(value as JsonValue);
+    return (args) => (Object.hasOwn(args, when.arg) && args[when.arg] === when.eq ? node(args) : MISSING);
   }
   if (template !== null && typeof template === "object") {
     const entries = Object.entries(template).map(([key, value]) => [key, compileNode(value as JsonValue)] as const);
@@ -54,10 +72,18 @@ function compileLeaf(parts: TemplatePart[], types: ReadonlyMap<string, ArgType>)
   }
   const only = parts.length === 1 ? parts[0] : undefined;
   const type = only?.kind === "arg" ? types.get(only.name) : undefined;
-  if (only?.kind === "arg" && type !== undefined && type !== "string") {
+  if (only?.kind === "arg" && isListArgType(type)) {
+    const { name } = only;
+    // A list arg's whole leaf is a JSON array of its items, each of the item type (checked before the body renders).
+    return (args) => {
+      const value = Object.hasOwn(args, name) ? args[name] : undefined;
+      return Array.isArray(value) ? value.map((item) => typedValue(item, type)) : MISSING;
+    };
+  }
+  if (only?.kind === "arg" && type !== undefined && type !== "string" && type !== "path" && type !== "file") {
     const { name } = only;
     // The value was checked as `type` before the body renders.
-    return (args) => (Object.hasOwn(args, name) && args[name] !== undefined ? typedValue(args[name] as string, type) : MISSING);
+    return (args) => (Object.hasOwn(args, name) && typeof args[name] === "string" ? typedValue(args[name], type) : MISSING);
   }
   return (args) => {
     let out = "";
@@ -65,7 +91,7 @@ function compileLeaf(parts: TemplatePart[], types: ReadonlyMap<string, ArgType>)
       if (part.kind === "literal") out += part.text;
       else {
         const value = Object.hasOwn(args, part.name) ? args[part.name] : undefined;
-        if (value === undefined) return MISSING;
+        if (typeof value !== "string") return MISSING;
         out += value;
       }
     }

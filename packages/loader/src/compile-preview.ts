@@ -1,4 +1,4 @@
-import { splitLine, splitTemplate, type LinePart, type Preview, type TemplatePart } from "@eleven-integrations/schema";
+import { splitLine, splitTemplate, type ArgValue, type LinePart, type Preview, type TemplatePart } from "@eleven-integrations/schema";
 
 /** What a missing or null picked field shows in a preview line. */
 export const PREVIEW_NONE = "(none)";
@@ -12,7 +12,7 @@ export interface CompiledPreview {
   /** The read op to run (same integration). */
   readonly op: string;
   /** The preview read's args from the write's checked args; a template naming an optional arg that was not given drops that arg. */
-  args(writeArgs: Readonly<Record<string, string>>): Record<string, string>;
+  args(writeArgs: Readonly<Record<string, ArgValue>>): Record<string, string>;
   /** The line split into literal text and picked-field placeholders. */
   readonly lineParts: readonly LinePart[];
   /**
@@ -31,7 +31,7 @@ export function compilePreview(preview: Preview): CompiledPreview {
   const lineParts = Object.freeze(splitLine(preview.line).map((part) => Object.freeze(part)));
   return Object.freeze({
     op: preview.op,
-    args: (writeArgs: Readonly<Record<string, string>>) => {
+    args: (writeArgs: Readonly<Record<string, ArgValue>>) => {
       const out = Object.create(null) as Record<string, string>;
       for (const [name, parts] of argTemplates) {
         const filled = fill(parts, writeArgs);
@@ -58,13 +58,13 @@ export function compilePreview(preview: Preview): CompiledPreview {
   });
 }
 
-function fill(parts: readonly TemplatePart[], args: Readonly<Record<string, string>>): string | undefined {
+function fill(parts: readonly TemplatePart[], args: Readonly<Record<string, ArgValue>>): string | undefined {
   let out = "";
   for (const part of parts) {
     if (part.kind === "literal") out += part.text;
     else {
       const value = Object.hasOwn(args, part.name) ? args[part.name] : undefined;
-      if (value === undefined) return undefined;
+      if (typeof value !== "string") return undefined;
       out += value;
     }
   }

@@ -12,7 +12,7 @@ import {
 } from "@eleven-integrations/schema";
 import { compileArgs, type CompiledArg } from "./compile-args.js";
 import { compileBase, type CompiledBase } from "./compile-base.js";
-import { compileBody } from "./compile-body.js";
+import { compileBody, type BodyArgs } from "./compile-body.js";
 import { compilePaging, type CompiledPaging } from "./compile-paging.js";
 import { compilePick, type PickAccessor } from "./compile-pick.js";
 import { compilePreview, type CompiledPreview } from "./compile-preview.js";
@@ -25,7 +25,7 @@ export interface CompiledOperation {
   readonly label: string;
   readonly access: Access;
   readonly method: Method;
-  readonly encoding: "json" | "form";
+  readonly encoding: NonNullable<Operation["encoding"]>;
   /**
    * `auth.base`'s origin, such as `https://api.github.com`: the only origin requests go to.
    * For a base that names a tenant it is the template's (`https://{subdomain}.zendesk.com`),
@@ -48,7 +48,7 @@ export interface CompiledOperation {
   /** The manifest's extra headers, as written. */
   readonly headers: readonly (readonly [string, string])[];
   /** Renders `body_json` with the args (an optional arg not given drops its key), or undefined without a body. */
-  readonly renderBody: ((args: Readonly<Record<string, string>>) => JsonValue) | undefined;
+  readonly renderBody: ((args: BodyArgs) => JsonValue) | undefined;
   /** The `confirm` template split into parts, for writes. */
   readonly confirm: string | undefined;
   readonly confirmParts: readonly TemplatePart[] | undefined;

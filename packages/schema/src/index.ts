@@ -48,7 +48,31 @@ export {
 export { oauthSchema, revocationSchema, BROKER_AUTHORIZE_PARAMETERS, OAUTH_ERROR_CODES, REVOCATION_DIALECTS, type RevocationDialect } from "./oauth-schema.js";
 export { previewSchema, type Preview } from "./preview.js";
 export { splitLine, LINE_PLACEHOLDER, type LinePart } from "./preview-line.js";
-export { ARG_TYPES, argTypeProblem, typedValue, type ArgType } from "./arg-type.js";
+export {
+  ARG_TYPES,
+  MAX_LIST_ITEMS,
+  argTypeProblem,
+  typedValue,
+  isListArgType,
+  itemArgType,
+  type ArgType,
+  type ScalarArgType,
+  type ListArgType,
+} from "./arg-type.js";
+export {
+  argValueSchema,
+  runArgsSchema,
+  fileArgValueSchema,
+  inlineFileArgSchema,
+  storedFileArgSchema,
+  type ArgValue,
+  type RunArgs,
+  type FileArgValue,
+  type InlineFileArg,
+} from "./run-args.js";
+export { MAX_FILE_BYTES, MAX_FILE_BASE64_LENGTH, base64DecodedLength } from "./file-value.js";
+export { MESSAGE_ARGS, MESSAGE_PLACEHOLDER, isMessageArg, type MessageArgName } from "./message-args.js";
+export { WHEN_KEY, isConditionalLeaf, conditionalLeaf, type ConditionalLeaf } from "./conditional-leaf.js";
 export { FORBIDDEN_KEYS, forbiddenKeys, type ForbiddenKey } from "./forbidden-keys.js";
 export {
   parseTenantTemplate,
@@ -90,6 +114,6 @@ export {
   type ConfirmLine,
 } from "./confirm-detail.js";
 // One home for the rules every package shares (issue 19): the op-id and key patterns, the dot-path walker, the error-marker base.
-export { OP_ID_PATTERN, KEY_PATTERN } from "./patterns.js";
+export { OP_ID_PATTERN, KEY_PATTERN, SCOPE_TOKEN } from "./patterns.js";
 export { dotPathProblem, valueAtDotPath } from "./dot-path.js";
 export { markedError, errorMarker, hasErrorMarker, type MarkedError, type MarkedErrorClass } from "./marked-error.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dotPathProblem } from "./dot-path.js";
+import { SCOPE_TOKEN } from "./patterns.js";
 import { PLACEHOLDER } from "./placeholders.js";
 import { problemCheck, rulesCheck, testCheck, type IssueSink } from "./rule-checks.js";
 import { TENANT_PROBE } from "./tenant-url.js";
@@ -22,7 +23,6 @@ export const OAUTH_ERROR_CODES = [
   "temporarily_unavailable",
 ] as const;
 
-const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 const PARAMETER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const PROVIDER_CODE = /^[A-Za-z0-9_.:-]{1,100}$/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { ARG_TYPES, argTypeProblem } from "./arg-type.js";
+import { ARG_TYPES, argTypeProblem, MAX_LIST_ITEMS } from "./arg-type.js";
+import { argShapeRules } from "./arg-shapes.js";
 import { ARG_NAME, DEFAULT_MAX_LENGTH, MAX_MAX_LENGTH, dotPath, plainText, regexPattern, text } from "./field-schemas.js";
-import { OP_ID_PATTERN } from "./patterns.js";
+import { OP_ID_PATTERN, SCOPE_TOKEN } from "./patterns.js";
 import { forEachPathPlaceholder, pathPlaceholderAt, pathTemplateProblems } from "./path-template.js";
 import { pagingSchema, type Paging } from "./paging.js";
 import { placeholderNames, placeholdersDeclared } from "./placeholders.js";
@@ -19,6 +20,8 @@ export const argSchema = z.strictObject({
    * `"{name}"` renders as that JSON type. Absent: `string`.
    */
   type: z.enum(ARG_TYPES).optional(),
+  /** A list arg's most items (required on `string[]` and `integer[]`, at most 100). */
+  max_items: z.number().int().min(1).max(MAX_LIST_ITEMS).optional(),
 });
 
 export const pickSchema = z
@@ -49,7 +52,7 @@ const operationFields = z.strictObject({
     ),
   args: z.record(z.string().regex(ARG_NAME, "arg names are [a-z][a-z0-9_]*"), argSchema).optional(),
   body_json: jsonBody.optional(),
-  encoding: z.enum(["json", "form"]).optional(),
+  encoding: z.enum(["json", "form", "rfc2822"]).optional(),
   confirm: text(500).optional(),
   /**
    * The op destroys, closes, cancels or commits to something that is hard to
@@ -61,6 +64,8 @@ const operationFields = z.strictObject({
   page: pagingSchema.optional(),
   /** On a write: a read of the same manifest whose answer shows the member what the write will touch. */
   preview: previewSchema.optional(),
+  /** OAuth scopes asked, beyond `auth.oauth.scopes`, only when a grant includes this op. */
+  scopes: z.array(z.string().min(1).regex(SCOPE_TOKEN, "must be a valid scope token")).min(1).max(50).optional(),
 });
 
 export const operationSchema = operationFields.check(rulesCheck(operationRules));
@@ -93,7 +98,9 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
   }
   if (operation.confirm !== undefined) confirmRules(operation.confirm, operation.access, args, issue);
   // The walk that names where a problem is runs only when there is one.
-  if (operation.body_json !== undefined && !bodyPlaceholdersDeclared(operation.body_json, args)) bodyPlaceholderRules(operation.body_json, args, issue, []);
+  const bodyArgs = operation.encoding === "rfc2822" ? { ...args, message: {} } : args;
+  if (operation.body_json !== undefined && !bodyPlaceholdersDeclared(operation.body_json, bodyArgs)) bodyPlaceholderRules(operation.body_json, bodyArgs, issue, []);
+  argShapeRules(operation, issue);
   if (operation.page !== undefined) pagingProblems(operation, pathHolds, issue);
   for (const name in args) {
     const arg = args[name] as Arg;

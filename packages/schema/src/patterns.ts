@@ -6,3 +6,6 @@ export const OP_ID_PATTERN = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
  * 43 characters whose last one carries only 4 bits, so each key has one spelling.
  */
 export const KEY_PATTERN = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+
+/** An OAuth scope token (RFC 6749 §3.3): printable ASCII without space, `"` and `\`. */
+export const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
