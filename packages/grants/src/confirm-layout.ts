@@ -1,4 +1,5 @@
-import { neutraliseText, splitLine, splitTemplate, type ConfirmLinePart } from "@eleven-integrations/schema";
+import { neutraliseText, splitLine, splitTemplate, type ArgValue, type ConfirmLinePart } from "@eleven-integrations/schema";
+import { argDisplay, type ArgDisplay } from "./arg-display.js";
 import { isolate } from "./confirm-text.js";
 import { MAX_CONFIRM_LINE_CODE_POINTS, MAX_CONFIRM_VALUE_CODE_POINTS, MIN_CONFIRM_VALUE_CODE_POINTS } from "./limits.js";
 import { neutraliseDelimiters, templateDelimiters, type TemplateDelimiters } from "./template-delimiters.js";
@@ -22,14 +23,11 @@ export interface ConfirmLayout {
   shown: Map<string, ShownArg>;
 }
 
-/** The arg's own string value, or undefined when not given; throws a `TypeError` for a value that is not a string. */
-export function ownValue(args: Record<string, string>, name: string): string | undefined {
-  // Own properties only: `{constructor}` must not render Object.prototype.constructor.
+/** The arg's own value as the chip shows it (text, a list's items, a file), or undefined when not given; throws a `TypeError` for any other value. */
+export function ownDisplay(args: Readonly<Record<string, ArgValue>>, name: string): ArgDisplay | undefined {
   if (!Object.hasOwn(args, name)) return undefined;
   const value: unknown = args[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== "string") throw new TypeError(`renderConfirm: arg ${name} is not a string`);
-  return value;
+  return value === undefined ? undefined : argDisplay(name, value);
 }
 
 /** What a missing or null picked field shows in a preview line (the loader's `PREVIEW_NONE`). */
@@ -143,20 +141,47 @@ function compiledTemplate(kind: TemplateKind, template: string): CompiledTemplat
  * most 120 code points, the longest cut first, none below 16), and isolated
  * when right-to-left. One pass: a value is never expanded again.
  */
-export function layoutConfirm(template: string, args: Record<string, string>): ConfirmLayout {
-  return layoutLine("confirm", template, (name) => ownValue(args, name));
+export function layoutConfirm(template: string, args: Readonly<Record<string, ArgValue>>): ConfirmLayout {
+  return layoutLine("confirm", template, (name) => ownDisplay(args, name));
 }
 
 /** `layoutConfirm` for a preview line (`{picked.field}` placeholders filled from `fields`, see `fieldValue`). */
 export function layoutPreview(line: string, fields: Record<string, unknown>): ConfirmLayout {
-  return layoutLine("preview", line, (path) => fieldValue(fields, path));
+  return layoutLine("preview", line, (path) => ({ kind: "text", text: fieldValue(fields, path) }));
 }
 
-function layoutLine(kind: TemplateKind, template: string, valueFor: (name: string) => string | undefined): ConfirmLayout {
+/** The words a cut list ends with: ` and 3 more`. */
+function moreText(count: number): string {
+  return ` and ${count} more`;
+}
+
+/**
+ * A list's items joined by ", " in at most `cap` code points: every item, or the first ones
+ * and "and N more" (N exact); when even the first item does not fit, it is cut (ending in U+2026).
+ */
+function cutList(items: readonly { text: string; length: number }[], cap: number): string {
+  let used = 0;
+  for (let count = 0; count < items.length; count += 1) {
+    const item = items[count] as { text: string; length: number };
+    const joined = used + (count > 0 ? 2 : 0) + item.length;
+    const rest = items.length - count - 1;
+    if (joined + (rest > 0 ? moreText(rest).length : 0) > cap) {
+      if (count > 0) return items.slice(0, count).map((shown) => shown.text).join(", ") + moreText(items.length - count);
+      const tail = moreText(items.length - 1);
+      return firstCodePoints(item.text, Math.max(1, cap - tail.length - 1)) + ELLIPSIS + (items.length > 1 ? tail : "");
+    }
+    used = joined;
+  }
+  return items.map((shown) => shown.text).join(", ");
+}
+
+function layoutLine(kind: TemplateKind, template: string, valueFor: (name: string) => ArgDisplay | undefined): ConfirmLayout {
   const { pieces, delimiters, literalLength } = compiledTemplate(kind, template);
   const shown = new Map<string, ShownArg>();
 
-  type Slot = { kind: "template"; text: string } | { kind: "value"; arg: string; text: string; length: number };
+  type Slot =
+    | { kind: "template"; text: string }
+    | { kind: "value"; arg: string; text: string; length: number; items?: { text: string; length: number }[]; tail?: string };
   const slots: Slot[] = [];
   let fixed = literalLength;
   for (const piece of pieces) {
@@ -164,19 +189,29 @@ function layoutLine(kind: TemplateKind, template: string, valueFor: (name: strin
       slots.push(piece);
       continue;
     }
-    const value = valueFor(piece.name);
-    if (value === undefined) continue;
-    const neutralised = neutraliseText(value);
-    const delimited = neutraliseDelimiters(neutralised.text, delimiters);
-    const previous = shown.get(piece.name);
-    shown.set(piece.name, {
-      hidden: neutralised.hidden,
-      shortened: previous?.shortened ?? false,
-      templateLookAlike: delimited.lookAlike,
+    const display = valueFor(piece.name);
+    if (display === undefined) continue;
+    // Each list item, and a file's name, is neutralised on its own; a file's size and digest are the chip's own text.
+    const texts = display.kind === "list" ? display.items : [display.kind === "text" ? display.text : display.name];
+    const hidden: string[] = [];
+    let lookAlike = false;
+    const items = texts.map((text) => {
+      const neutralised = neutraliseText(text);
+      const delimited = neutraliseDelimiters(neutralised.text, delimiters);
+      hidden.push(...neutralised.hidden);
+      lookAlike ||= delimited.lookAlike;
+      return { text: delimited.text, length: codePointLength(delimited.text) };
     });
-    const length = codePointLength(delimited.text);
-    if (length > 0 && isolate(delimited.text) !== delimited.text) fixed += 2;
-    slots.push({ kind: "value", arg: piece.name, text: delimited.text, length });
+    const previous = shown.get(piece.name);
+    shown.set(piece.name, { hidden, shortened: previous?.shortened ?? false, templateLookAlike: lookAlike });
+    const tail = display.kind === "file" ? display.tail : "";
+    const text = items.map((item) => item.text).join(", ") + tail;
+    const length = codePointLength(text);
+    if (length > 0 && isolate(text) !== text) fixed += 2;
+    const slot: Slot = { kind: "value", arg: piece.name, text, length };
+    if (display.kind === "list") slot.items = items;
+    if (display.kind === "file") slot.tail = tail;
+    slots.push(slot);
   }
 
   const lengths = slots.flatMap((slot) => (slot.kind === "value" ? [slot.length] : []));
@@ -191,7 +226,12 @@ function layoutLine(kind: TemplateKind, template: string, valueFor: (name: strin
     }
     let shownText = slot.text;
     if (slot.length > cap) {
-      shownText = firstCodePoints(slot.text, cap - 1) + ELLIPSIS;
+      if (slot.items !== undefined) shownText = cutList(slot.items, cap);
+      else if (slot.tail !== undefined) {
+        // A file's size and digest always show: only its name is cut.
+        const name = slot.text.slice(0, slot.text.length - slot.tail.length);
+        shownText = firstCodePoints(name, Math.max(1, cap - codePointLength(slot.tail) - 1)) + ELLIPSIS + slot.tail;
+      } else shownText = firstCodePoints(slot.text, cap - 1) + ELLIPSIS;
       const arg = shown.get(slot.arg);
       if (arg !== undefined) arg.shortened = true;
     }

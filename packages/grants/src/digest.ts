@@ -1,4 +1,4 @@
-import { canonicalJson } from "@eleven-integrations/schema";
+import { canonicalJson, type ArgValue } from "@eleven-integrations/schema";
 import { decodeKey, toBase64Url } from "./base64url.js";
 import { lib } from "./sodium.js";
 import { utf8 } from "./text-bytes.js";
@@ -18,7 +18,7 @@ export function blake2b256(text: string): Uint8Array {
  * canonical JSON of `args`, unpadded base64url. Key order does not matter; an
  * added, removed or changed arg changes it.
  */
-export function argsDigest(args: Record<string, string>): string {
+export function argsDigest(args: Readonly<Record<string, ArgValue>>): string {
   return toBase64Url(argsDigestBytes(args));
 }
 
@@ -38,7 +38,7 @@ export function resultDigest(data: unknown): string {
  * args without the key. `key` is 32 bytes of unpadded base64url (`generateSecretKey()`).
  * Throws `GrantError` `malformed` for a bad key.
  */
-export function keyedArgsDigest(args: Record<string, string>, key: string): string {
+export function keyedArgsDigest(args: Readonly<Record<string, ArgValue>>, key: string): string {
   const keyBytes = auditDigestKey(key);
   return toBase64Url(lib().crypto_generichash(32, utf8(flatArgsJson(args) ?? canonicalJson(args)), keyBytes));
 }
@@ -54,7 +54,7 @@ function auditDigestKey(key: string): Uint8Array {
 }
 
 /** `argsDigest` as raw bytes. */
-export function argsDigestBytes(args: Record<string, string>): Uint8Array {
+export function argsDigestBytes(args: Readonly<Record<string, ArgValue>>): Uint8Array {
   return blake2b256(flatArgsJson(args) ?? canonicalJson(args));
 }
 
@@ -63,7 +63,7 @@ export function argsDigestBytes(args: Record<string, string>): Uint8Array {
  * (left to the general `canonicalJson`). For such a record the two agree: keys
  * sorted by UTF-16 code units, strings escaped as `JSON.stringify` does.
  */
-function flatArgsJson(args: Record<string, string>): string | undefined {
+function flatArgsJson(args: Readonly<Record<string, ArgValue>>): string | undefined {
   if (typeof args !== "object" || args === null) return undefined;
   const prototype: unknown = Object.getPrototypeOf(args);
   if (prototype !== Object.prototype && prototype !== null) return undefined;
@@ -79,7 +79,7 @@ function flatArgsJson(args: Record<string, string>): string | undefined {
   let json = "{";
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
-    json += `${index === 0 ? "" : ","}${quote(key)}:${quote(args[key] as string)}`;
+    json += `${index === 0 ? "" : ","}${quote(key)}:${quote(args[key] as unknown as string)}`;
   }
   return `${json}}`;
 }

@@ -1,5 +1,6 @@
-import { neutraliseText, type ConfirmDetail, type ConfirmDetailFlag, type ConfirmLine } from "@eleven-integrations/schema";
-import { layoutConfirm, layoutPreview, ownValue } from "./confirm-layout.js";
+import { neutraliseText, type ArgValue, type ConfirmDetail, type ConfirmDetailFlag, type ConfirmLine } from "@eleven-integrations/schema";
+import { wholeText } from "./arg-display.js";
+import { layoutConfirm, layoutPreview, ownDisplay } from "./confirm-layout.js";
 import { displayWholeValue } from "./confirm-text.js";
 import { findLookAlike } from "./look-alike.js";
 
@@ -24,8 +25,13 @@ export function neutralise(text: string): string {
  * (ending in U+2026 when cut). A placeholder whose arg was not given renders as
  * nothing. The template's own text is neutralised the same way and never cut.
  * The same inputs always give the same line.
+ *
+ * A list arg shows its items joined by ", ", each neutralised like a value; when they do not
+ * fit the value's share of the line, the first ones and "and N more" (N exact). A file arg
+ * shows its name, then `(size, sha256 <first 12 hex digits>)` of its decoded bytes, which are
+ * never cut (`(sha256 …)` alone for a file named by its digest).
  */
-export function renderConfirm(template: string, args: Record<string, string>): string {
+export function renderConfirm(template: string, args: Readonly<Record<string, ArgValue>>): string {
   return layoutConfirm(template, args).text;
 }
 
@@ -35,7 +41,7 @@ export function renderConfirm(template: string, args: Record<string, string>): s
  * exact line a member signs. For clients that draw values boxed, so that no
  * value can pose as the template's text.
  */
-export function renderConfirmParts(template: string, args: Record<string, string>): ConfirmLine {
+export function renderConfirmParts(template: string, args: Readonly<Record<string, ArgValue>>): ConfirmLine {
   const { text, parts } = layoutConfirm(template, args);
   return { text, parts };
 }
@@ -69,12 +75,13 @@ export function renderPreviewParts(line: string, fields: Record<string, unknown>
  * that could pass for the template's delimiters, or with look-alike letters,
  * each with its whole value. In the order the args were given.
  */
-export function confirmDetails(template: string, args: Record<string, string>): ConfirmDetail[] {
+export function confirmDetails(template: string, args: Readonly<Record<string, ArgValue>>): ConfirmDetail[] {
   const { shown } = layoutConfirm(template, args);
   const details: ConfirmDetail[] = [];
   for (const name of Object.keys(args)) {
-    const value = ownValue(args, name);
-    if (value === undefined) continue;
+    const display = ownDisplay(args, name);
+    if (display === undefined) continue;
+    const value = wholeText(display);
     const inLine = shown.get(name);
     const hidden = inLine?.hidden ?? neutraliseText(value).hidden;
     const lookAlike = findLookAlike(value);

@@ -1,3 +1,4 @@
+import type { ArgValue } from "@eleven-integrations/schema";
 import { toBase64Url } from "./base64url.js";
 import { checkConfirmationPayload, CONFIRMATION_PREFIX, confirmationJson, type ConfirmationPayload } from "./confirmation-payload.js";
 import { argsDigest, blake2b256Base64Url } from "./digest.js";
@@ -20,7 +21,7 @@ export interface SignConfirmationInput {
   grant: Pick<Grant, "gid" | "iss">;
   op: string;
   /** Exactly the args that will run; any change refuses the confirmation. */
-  args: Record<string, string>;
+  args: Readonly<Record<string, ArgValue>>;
   /** The rendered confirm line the member was shown and tapped (`renderConfirm`). */
   line: string;
   /** Life in seconds, 1 to 300 (the default); longer is refused with `ttl_too_long`. */

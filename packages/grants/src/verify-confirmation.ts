@@ -1,3 +1,4 @@
+import type { ArgValue } from "@eleven-integrations/schema";
 import { decodeKey, fromBase64Url, toBase64Url, transientFromBase64Url } from "./base64url.js";
 import { CONFIRMATION_PREFIX, readConfirmationPayload } from "./confirmation-payload.js";
 import { argsDigestBytes, blake2b256 } from "./digest.js";
@@ -15,7 +16,7 @@ interface VerifyConfirmationBase {
   grant: Grant;
   op: string;
   /** Exactly the args about to run. */
-  args: Record<string, string>;
+  args: Readonly<Record<string, ArgValue>>;
   /** The confirm line rendered for this op and these args (`renderConfirm`). */
   line: string;
   /** Unix seconds; defaults to the clock. */

@@ -34,9 +34,9 @@ describe("parseBody", () => {
     expect(refused).toEqual({ ok: false, issues: [{ path: "q", message: "must be at most 200 characters" }] });
   });
 
-  it("refuses every body with a non-string arg value, naming the arg's path", () => {
+  it("refuses every body with an arg value that is no string, list of strings or file, naming the arg's path", () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z]{1,10}$/), fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string())), (name, value) => {
+      fc.property(fc.stringMatching(/^[a-z]{1,10}$/), fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { minLength: 1 })), (name, value) => {
         const result = parseBody(runBodySchema, { grant: "eg1.x", op: "repos.list", args: { [name]: value } });
         expect(result.ok).toBe(false);
         if (result.ok) return;
@@ -104,5 +104,19 @@ describe("the run body's hand-written check", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("takes a run's args as JSON: strings, a list arg's strings, a file arg's file (issue 38)", () => {
+    const file = { name: "a.txt", content_type: "text/plain", base64: "aGk=" };
+    for (const args of [{ to: ["a@example.com", "b@example.com"] }, { file }, { file: { sha256: "0".repeat(64) } }, { to: [] }]) {
+      const body = { grant: "eg1.x", op: "mail.send", args };
+      expect(isWellFormedRunBody(body)).toBe(true);
+      expect(runBodySchema.safeParse(body).success).toBe(true);
+    }
+    for (const args of [{ to: [1] }, { to: [["a"]] }, { file: { ...file, extra: 1 } }, { file: { name: "a.txt" } }, { file: { sha256: "x" } }, { n: 1 }]) {
+      const body = { grant: "eg1.x", op: "mail.send", args };
+      expect(isWellFormedRunBody(body), JSON.stringify(args)).toBe(false);
+      expect(runBodySchema.safeParse(body).success).toBe(false);
+    }
   });
 });

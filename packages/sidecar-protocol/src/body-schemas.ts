@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OP_ID_PATTERN } from "@eleven-integrations/schema";
+import { OP_ID_PATTERN, runArgsSchema } from "@eleven-integrations/schema";
 
 /** An op id as manifests write it: `<group>.<action>`, such as `repos.list`. */
 export { OP_ID_PATTERN };
@@ -22,7 +22,9 @@ export const opsBodySchema = z.strictObject({ grant: sealedGrant });
 export const runBodySchema = z.strictObject({
   grant: sealedGrant,
   op: z.string().max(MAX_OP_ID_LENGTH).regex(OP_ID_PATTERN, "must be an op id such as repos.list"),
-  args: z.record(z.string(), z.string()).optional(),
+  args: runArgsSchema
+    .optional()
+    .describe("The op's args: each a string, a list arg's array of strings, or a file arg's `{ name, content_type, base64 }` / `{ sha256 }`."),
   confirmation: z.string().min(1).optional().describe("For a write: the member's signed tap on the chip (`ec1.…`)."),
   page: z.string().min(1).optional().describe("A `next_page` from an earlier answer for this op and these args: runs the next page."),
   approval: z

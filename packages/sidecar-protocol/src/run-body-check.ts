@@ -1,3 +1,4 @@
+import { fileArgValueSchema } from "@eleven-integrations/schema";
 import { MAX_EVENT_ID_LENGTH, MAX_OP_ID_LENGTH, OP_ID_PATTERN, runBodySchema, type RunBody } from "./body-schemas.js";
 import { parseBody, type BodyResult } from "./parse-body.js";
 
@@ -26,8 +27,18 @@ export function isWellFormedRunBody(body: unknown): body is RunBody {
   if (typeof eventId === "string" && eventId.length > MAX_EVENT_ID_LENGTH) return false;
   if (args === undefined) return true;
   if (!isPlainObject(args)) return false;
-  for (const key of Object.keys(args)) if (typeof args[key] !== "string") return false;
+  for (const key of Object.keys(args)) if (!isArgValue(args[key])) return false;
   return true;
+}
+
+/** A string, an array of strings, or a file value (the rare case, left to its schema). */
+function isArgValue(value: unknown): boolean {
+  if (typeof value === "string") return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (typeof item !== "string") return false;
+    return true;
+  }
+  return fileArgValueSchema.safeParse(value).success;
 }
 
 /**
