@@ -1,3 +1,4 @@
+import type { RunArgs } from "@eleven-integrations/schema";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { keyedArgsDigest, type Approval, type CheckedConfirmation, type Grant, type GrantAccount, type KeyPair } from "@eleven-integrations/grants";
@@ -63,7 +64,7 @@ export interface Call {
   /** The request's logger. */
   readonly log: FastifyBaseLogger;
   readonly facts: CallFacts;
-  readonly args: Record<string, string>;
+  readonly args: RunArgs;
   /** A `next_page` the bot sends back, as it came. */
   readonly page: string | undefined;
   /** The member's tap on a write's chip, as it came. */
@@ -122,7 +123,7 @@ export interface CallResult {
 export interface CallInput {
   purpose: CallPurpose;
   op: string;
-  args?: Record<string, string> | undefined;
+  args?: RunArgs | undefined;
   page?: string | undefined;
   confirmation?: string | undefined;
   approval?: string | undefined;

@@ -1,3 +1,4 @@
+import type { RunArgs } from "@eleven-integrations/schema";
 import type { Envelope, RunRequest } from "@eleven-integrations/executor";
 import { startedAuditRecord } from "../audit/audit-record.js";
 import { elapsedMs, type AdmittedCall } from "./call.js";
@@ -8,7 +9,7 @@ export type ProviderRequest = Omit<RunRequest, "credential">;
 /** Another op of the integration the call reads on its way, a write's preview read. */
 export interface SideRead {
   op: string;
-  args: Record<string, string>;
+  args: RunArgs;
 }
 
 /**

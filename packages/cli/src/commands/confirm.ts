@@ -1,3 +1,4 @@
+import type { RunArgs } from "@eleven-integrations/schema";
 import { argsDigest, confirmDetails, GrantError, ready, renderConfirm, signConfirmation, type ConfirmDetail } from "@eleven-integrations/grants";
 import { UsageError, type CommandIo } from "../io.js";
 import { readKeyFile } from "../key-file.js";
@@ -10,7 +11,7 @@ export interface ConfirmCommand {
   gid: string;
   integration: string;
   op: string;
-  args: Record<string, string>;
+  args: RunArgs;
   expectDigest: string | undefined;
   dir: string | undefined;
   /** `@file` or `-`: the preview the bot's answer gave, for an op that declares one. */

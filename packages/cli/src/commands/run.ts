@@ -1,3 +1,4 @@
+import type { RunArgs } from "@eleven-integrations/schema";
 import type { CommandIo } from "../io.js";
 import { oneStandardInput, readSecretArgument } from "../secret-input.js";
 import { askOnce, connectForCommand } from "../sidecar-client.js";
@@ -6,7 +7,7 @@ import { escapeJson } from "../terminal-text.js";
 export interface RunCommand {
   integration: string;
   op: string;
-  args: Record<string, string>;
+  args: RunArgs;
   /** `@file` or `-`, never the grant itself. */
   grant: string;
   /** `@file` or `-`, never the confirmation itself. */

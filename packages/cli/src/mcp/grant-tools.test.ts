@@ -41,7 +41,7 @@ describe("tool input schemas", () => {
     expect(schema.properties.id).toEqual({ type: "string", maxLength: 256, pattern: "^(?:[0-9]+)$" });
     expect(schema.required).toEqual(["id"]);
     expect(schema.properties.confirmation?.description).toContain("Call first without it");
-    expect(new RegExp(schema.properties.id?.pattern as string, "u").test("12a")).toBe(false);
+    expect(new RegExp((schema.properties.id as { pattern: string }).pattern, "u").test("12a")).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SidecarClientError, type SidecarClient } from "@eleven-integrations/sidecar-protocol";
+import { argValueSchema, type RunArgs } from "@eleven-integrations/schema";
 import { toolCatalog, type GrantPaletteAnswer, type ToolCatalog } from "./grant-tools.js";
 import { CONFIRMATION_INPUT, PAGE_INPUT } from "./tool-schema.js";
 import { runResult, toolError } from "./tool-result.js";
@@ -84,14 +85,21 @@ export function createMcpServer(options: McpServerOptions): { server: Server; ca
       });
     }
     const input = request.params.arguments ?? {};
-    const args: Record<string, string> = {};
+    const args: RunArgs = {};
     let page: string | undefined;
     let confirmation: string | undefined;
-    for (const [name, value] of Object.entries(input)) {
-      if (typeof value !== "string") {
-        return toolError({ code: "invalid_args", message: `${name} must be a string`, next_action: "Pass every argument as a string." });
+    for (const [name, given] of Object.entries(input)) {
+      const checked = argValueSchema.safeParse(given);
+      if (!checked.success) {
+        return toolError({
+          code: "invalid_args",
+          message: `${name} must be a string (a list argument an array of strings, a file argument a file)`,
+          next_action: "Pass every argument as its input schema says.",
+        });
       }
-      if (name === PAGE_INPUT && entry.operation.page !== undefined) page = value;
+      const value = checked.data;
+      if (typeof value !== "string") args[name] = value;
+      else if (name === PAGE_INPUT && entry.operation.page !== undefined) page = value;
       else if (name === CONFIRMATION_INPUT && entry.operation.access === "write" && !(name in entry.operation.args)) confirmation = value;
       else args[name] = value;
     }

@@ -1,4 +1,8 @@
 import {
+  conditionalLeaf,
+  isConditionalLeaf,
+  isListArgType,
+  itemArgType,
   parsePathTemplate,
   parseTenantTemplate,
   splitTemplate,
@@ -127,10 +131,16 @@ export function checkOperation(document: OpenApiDocument, manifest: Manifest, op
     }
     let schema = schemaOf(declared);
     if (declared.name !== key) schema = descendBrackets(schema, key.slice(bracket)) ?? {};
+    const listArg = pair.value.kind === "arg" ? args[pair.value.name] : undefined;
+    if (listArg !== undefined && isListArgType(listArg.type)) {
+      // A list arg repeats the key: each item is checked against the parameter's items (or the parameter, for a repeated scalar).
+      const items = itemSchemas(schema);
+      schema = items.length === 1 ? (items[0] as Schema) : items.length > 1 ? { anyOf: items } : schema;
+    }
     const rules = valueRules(schema);
     if (pair.value.kind === "arg") {
       if (args[pair.value.name]?.required === true) sentQuery.add(String(declared.name));
-      addValue(`query ${key}`, `query ${key}`, checkArg(pair.value.name, args[pair.value.name] ?? {}, rules));
+      addValue(`query ${key}`, `query ${key}`, checkArg(pair.value.name, itemArg(args[pair.value.name] ?? {}), rules));
     } else {
       sentQuery.add(String(declared.name));
       addValue(`query ${key}`, `query ${key}`, checkFixedValue(decode(pair.value.text), rules));
@@ -208,7 +218,8 @@ function checkBody(spec: SpecOperation, op: Operation, args: Record<string, Arg>
     add("body-key", "body", `${spec.method} ${spec.path} takes no request body`);
     return;
   }
-  const encoding = op.encoding ?? "json";
+  // An rfc2822 op sends JSON too (its message is one base64url string leaf).
+  const encoding = op.encoding === "form" ? "form" : "json";
   const media = mediaSchema(requestBody.content, encoding);
   if (!media.declared) {
     add(
@@ -221,7 +232,15 @@ function checkBody(spec: SpecOperation, op: Operation, args: Record<string, Arg>
   walkBody(op.body_json, [media.schema], "", { args, encoding, add, addValue });
 }
 
+/** A list arg as each of its items is checked: the item type, without `max_items`. */
+function itemArg(arg: Arg): Arg {
+  if (!isListArgType(arg.type)) return arg;
+  const { max_items: _maxItems, ...rest } = arg;
+  return { ...rest, type: itemArgType(arg.type) };
+}
+
 function alwaysSent(value: JsonValue, args: Record<string, Arg>): boolean {
+  if (isConditionalLeaf(value)) return false;
   if (typeof value !== "string") return true;
   return splitTemplate(value).every((part) => part.kind === "literal" || args[part.name]?.required === true);
 }
@@ -241,6 +260,11 @@ function walkBody(value: JsonValue, schemas: Schema[], path: string, context: Bo
     value.forEach((item, index) => {
       walkBody(item, items.length > 0 ? items : [{}], `${path}[${index}]`, context);
     });
+    return;
+  }
+  if (isConditionalLeaf(value)) {
+    // `{ "$when", "value" }` sends its value (or nothing): the value is what the spec must take.
+    walkBody(conditionalLeaf(value).value as JsonValue, schemas, path, context);
     return;
   }
   if (value !== null && typeof value === "object") {
@@ -271,7 +295,14 @@ function walkBody(value: JsonValue, schemas: Schema[], path: string, context: Bo
   const rules = valueRules(schemas.length === 1 ? (schemas[0] as Schema) : { anyOf: schemas });
   if (typeof value === "string") {
     const parts = splitTemplate(value);
-    if (parts.length === 1 && parts[0]?.kind === "arg") {
+    const listArg = parts.length === 1 && parts[0]?.kind === "arg" ? args[parts[0].name] : undefined;
+    if (parts.length === 1 && parts[0]?.kind === "arg" && listArg !== undefined && isListArgType(listArg.type)) {
+      // A list arg's whole leaf is a JSON array: the spec must take an array, each item checked against its items.
+      const name = parts[0].name;
+      if (rules.types.length > 0 && !rules.types.includes("array")) add("type", where, `${where}: {${name}} is sent as a JSON array, the spec wants ${rules.types.join(" | ")}`);
+      const items = schemas.flatMap(itemSchemas);
+      if (items.length > 0) addValue(where, where, checkArg(name, itemArg(listArg), valueRules(items.length === 1 ? (items[0] as Schema) : { anyOf: items })));
+    } else if (parts.length === 1 && parts[0]?.kind === "arg") {
       const name = parts[0].name;
       addValue(where, where, checkArg(name, args[name] ?? {}, rules));
       // A typed arg (`type: "integer"`) fills a whole leaf as that JSON type; any other as a string.
