@@ -3,6 +3,7 @@ import * as oauth from "oauth4webapi";
 import { bindBrowser } from "./browser-binding.js";
 import { checkClientKey } from "./client-key.js";
 import { scopeParameter } from "./oauth-dialect.js";
+import { connectOps, connectScopes } from "./op-scopes.js";
 import { resolveOAuthTarget } from "./oauth-integration.js";
 import { sealState } from "./oauth-state.js";
 import { tenantFromQuery, tenantTarget } from "./connect-tenant.js";
@@ -18,7 +19,8 @@ import type { BrokerContext } from "../broker-context.js";
 
 /**
  * `GET /connect/:id/start?client_key=&return_to=` (and `&<setting>=` for each
- * tenant setting the provider's OAuth URLs carry): checks the client key, `return_to`
+ * tenant setting the provider's OAuth URLs carry, and `&ops=a.b,c.d` for the ops the
+ * member's grant will include, whose own `scopes` are asked too): checks the client key, `return_to`
  * and the tenant settings before anything else, then binds the flow to this browser (a
  * `__Host-` cookie whose nonce's digest is sealed into `state`) and redirects
  * to the provider with PKCE (S256), the scopes in the provider's spelling and
@@ -34,11 +36,20 @@ export async function connectStart(app: FastifyInstance): Promise<void> {
     // A tenant host (`https://{subdomain}.zendesk.com/oauth/...`): checked before a cookie or a state exists.
     const connection = tenantFromQuery(integration, query);
     const target = tenantTarget(integration, connection);
+    const ops = connectOps(target.manifest, single(query, "ops"));
 
     const verifier = oauth.generateRandomCodeVerifier();
     const browser = bindBrowser(request, reply);
     const state = sealState(
-      { integration: target.manifest.id, verifier, clientKey, returnTo, browser, ...(connection === undefined ? {} : { connection }) },
+      {
+        integration: target.manifest.id,
+        verifier,
+        clientKey,
+        returnTo,
+        browser,
+        ...(connection === undefined ? {} : { connection }),
+        ...(ops.length === 0 ? {} : { ops }),
+      },
       broker.stateKey,
       broker.now(),
     );
@@ -54,7 +65,7 @@ export async function connectStart(app: FastifyInstance): Promise<void> {
       });
       return reply.code(200).headers(htmlHeaders([])).send(page);
     }
-    return reply.redirect((await authorizeLocation(broker, target, state, verifier)).href, 302);
+    return reply.redirect((await authorizeLocation(broker, target, state, verifier, ops)).href, 302);
   });
 
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 8 * 1024 }, (_request, body, done) => {
@@ -80,18 +91,22 @@ export async function connectStart(app: FastifyInstance): Promise<void> {
       throw new BrokerError("browser_mismatch", "this connect attempt was started in another browser: start connecting again from this one");
     }
     const target = tenantTarget(resolveOAuthTarget(broker, opened.state.integration), opened.state.connection);
-    return reply.redirect((await authorizeLocation(broker, target, sealed as string, opened.state.verifier)).href, 303);
+    return reply.redirect((await authorizeLocation(broker, target, sealed as string, opened.state.verifier, opened.state.ops ?? [])).href, 303);
   });
 }
 
-/** The provider's authorize URL for a sealed state: PKCE (S256), the scopes in the provider's spelling, the manifest's fixed parameters. */
-async function authorizeLocation(broker: BrokerContext, target: OAuthTarget, state: string, verifier: string): Promise<URL> {
+/**
+ * The provider's authorize URL for a sealed state: PKCE (S256), the scopes in the provider's spelling (the manifest's
+ * own and those of the `ops` the connect named), the manifest's fixed parameters.
+ */
+async function authorizeLocation(broker: BrokerContext, target: OAuthTarget, state: string, verifier: string, ops: readonly string[]): Promise<URL> {
   const location = new URL(target.endpoints.authorize_url);
   for (const [name, value] of Object.entries(target.dialect.authorizeParams)) location.searchParams.set(name, value);
   location.searchParams.set("response_type", "code");
   location.searchParams.set("client_id", target.app.clientId);
   location.searchParams.set("redirect_uri", broker.redirectUri);
-  if (target.endpoints.scopes.length > 0) location.searchParams.set("scope", scopeParameter(target.endpoints.scopes, target.dialect));
+  const scopes = connectScopes(target.manifest, ops);
+  if (scopes.length > 0) location.searchParams.set("scope", scopeParameter(scopes, target.dialect));
   location.searchParams.set("state", state);
   location.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
   location.searchParams.set("code_challenge_method", "S256");

@@ -20,6 +20,8 @@ export interface OAuthState {
   browser: string;
   /** The tenant settings the provider's OAuth URLs carry (`{ subdomain: "acme" }`), fixed at start. */
   connection?: Record<string, string>;
+  /** The ops the connect named (`?ops=`): their scopes are asked with the manifest's. */
+  ops?: string[];
   /** Unix seconds. */
   exp: number;
 }
@@ -33,6 +35,7 @@ const payloadSchema = z.strictObject({
   return_to: z.string().min(1).max(2048),
   browser: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
   connection: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), z.string().min(1).max(63)).optional(),
+  ops: z.array(z.string().max(100)).max(100).optional(),
   exp: z.number().int().positive(),
 });
 
@@ -53,6 +56,7 @@ export function sealState(state: Omit<OAuthState, "exp">, key: string, now: numb
     return_to: state.returnTo,
     browser: state.browser,
     ...(state.connection === undefined ? {} : { connection: state.connection }),
+    ...(state.ops === undefined || state.ops.length === 0 ? {} : { ops: state.ops }),
     exp: now + STATE_TTL_SECONDS,
   };
   return secretboxSeal(JSON.stringify(payload), key);
@@ -87,5 +91,6 @@ export function openState(sealed: string, keys: string[], now: number): OpenStat
     exp: payload.exp,
   };
   if (payload.connection !== undefined) state.connection = payload.connection;
+  if (payload.ops !== undefined) state.ops = payload.ops;
   return { ok: true, state };
 }
