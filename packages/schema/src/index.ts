@@ -47,7 +47,7 @@ export {
 } from "./provider-errors.js";
 export { oauthSchema, revocationSchema, BROKER_AUTHORIZE_PARAMETERS, OAUTH_ERROR_CODES, REVOCATION_DIALECTS, type RevocationDialect } from "./oauth-schema.js";
 export { previewSchema, type Preview } from "./preview.js";
-export { splitLine, LINE_PLACEHOLDER, type LinePart } from "./preview-line.js";
+export { splitLine, LINE_PLACEHOLDER, type LinePart, type LineSelect } from "./preview-line.js";
 export {
   ARG_TYPES,
   MAX_LIST_ITEMS,

@@ -102,8 +102,13 @@ function previewProblems(op: Operation, index: number, ops: readonly Operation[]
   const parts = splitLine(preview.line);
   for (let index = 0; index < parts.length; index += 1) {
     const part = parts[index] as (typeof parts)[number];
-    if (part.kind === "field" && !picked.includes(part.path)) {
-      issue(at("line"), `{${part.path}} is not a picked field of ${read.id} (pick.fields: ${picked.length === 0 ? "none" : picked.join(", ")})`);
+    if (part.kind !== "field") continue;
+    const field = part.select === undefined ? part.path : part.select.field;
+    if (!picked.includes(field)) {
+      issue(at("line"), `{${field}} is not a picked field of ${read.id} (pick.fields: ${picked.length === 0 ? "none" : picked.join(", ")})`);
+    }
+    if (part.select !== undefined && !Object.hasOwn(op.args ?? {}, part.select.arg)) {
+      issue(at("line"), `{${part.path}} selects by {${part.select.arg}}, which is not an arg of ${op.id}`);
     }
   }
 }

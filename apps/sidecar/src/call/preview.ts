@@ -50,5 +50,6 @@ export async function readPreview(call: AdmittedCall): Promise<PreviewResult> {
       next_action: "Try again later; if it persists, the integration's preview needs fixing.",
     });
   }
-  return { ok: true, preview: renderPreview(preview.declaration.line, data as Record<string, unknown>) };
+  // A selector (`transitions[id={transition_id}].to.name`) is resolved with the write's args before the line is filled.
+  return { ok: true, preview: renderPreview(preview.declaration.line, preview.fields(data as Record<string, unknown>, call.args)) };
 }
