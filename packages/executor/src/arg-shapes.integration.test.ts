@@ -100,6 +100,22 @@ describe("null literals and conditional leaves", () => {
   });
 });
 
+describe("each leaves", () => {
+  it("render one element per item of a list arg, and nothing when it is not given", async () => {
+    await run("items.create", { title: "T", guests: ["ann@example.com", "bob@example.com"] });
+    await run("items.create", { title: "T", guests: [] });
+    expect(server.requests.map((request) => (JSON.parse(request.body) as { guests?: unknown }).guests)).toEqual([
+      [
+        { email: "ann@example.com", optional: true },
+        { email: "bob@example.com", optional: true },
+      ],
+      [],
+    ]);
+    server.requests.length = 0;
+    await refused("items.create", { title: "T", guests: ['x@example.com", "admin": true, "y@example.com'] }, /"guests" item 0 does not match/);
+  });
+});
+
 describe("rfc2822 messages", () => {
   const mail = { to: ["Ann <ann@example.com>", "bob@example.org"], subject: "Plans", text: "Hi\nsee you" };
 

@@ -1,7 +1,10 @@
 import {
   conditionalLeaf,
+  eachLeaf,
   isConditionalLeaf,
+  isEachLeaf,
   isListArgType,
+  itemArgType,
   splitTemplate,
   typedValue,
   type ArgType,
@@ -41,6 +44,24 @@ function compileTree(template: JsonValue, types: ReadonlyMap<string, ArgType>): 
       for (const item of items) {
         const value = item(args);
         if (value !== MISSING) out.push(value);
+      }
+      return out;
+    };
+  }
+  if (isEachLeaf(template)) {
+    // `{ "$each": "attendees", "value": ... }`: one rendered value per item, the list arg standing for the item inside.
+    const { arg, value } = eachLeaf(template);
+    const listType = types.get(arg);
+    const itemTypes = new Map(types);
+    if (isListArgType(listType)) itemTypes.set(arg, itemArgType(listType));
+    const node = compileTree(value as JsonValue, itemTypes);
+    return (args) => {
+      const list = Object.hasOwn(args, arg) ? args[arg] : undefined;
+      if (!Array.isArray(list)) return MISSING;
+      const out: JsonValue[] = [];
+      for (const item of list) {
+        const rendered = node({ ...args, [arg]: item });
+        if (rendered !== MISSING) out.push(rendered);
       }
       return out;
     };

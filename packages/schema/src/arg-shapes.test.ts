@@ -99,6 +99,24 @@ describe("conditional leaves and null", () => {
   });
 });
 
+describe("each leaves", () => {
+  const attendees = { type: "string[]", max_items: 50 };
+
+  it("render a list arg's items through a template, the arg standing for the item inside", () => {
+    expect(problems({ args: { attendees }, body_json: { attendees: { $each: "attendees", value: { email: "{attendees}", note: "guest {attendees}" } } } })).toEqual([]);
+  });
+
+  it("refuse a non-list arg and a malformed leaf, naming where", () => {
+    expect(problems({ args: { name: {} }, body_json: { a: { $each: "name", value: "{name}" } } })).toEqual(['ops[0].body_json.a.$each: must name a list arg ("name" is not one)']);
+    expect(problems({ args: { attendees }, body_json: { a: { $each: "attendees", value: "{attendees}", x: 1 } } })).toEqual([
+      'ops[0].body_json.a: an each leaf has exactly two keys, "$each" and "value"',
+    ]);
+    expect(problems({ args: { attendees }, body_json: { a: { $each: "attendees", value: "x" }, b: "to {attendees}" } })).toEqual([
+      'ops[0].body_json.b: {attendees} is a list arg: it must be the whole leaf ("{attendees}"), which renders as a JSON array',
+    ]);
+  });
+});
+
 describe("rfc2822 messages", () => {
   const message = {
     encoding: "rfc2822",

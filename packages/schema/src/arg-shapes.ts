@@ -1,5 +1,5 @@
 import { isListArgType, type ArgType } from "./arg-type.js";
-import { conditionalLeaf, conditionalLeafProblem, isConditionalLeaf } from "./conditional-leaf.js";
+import { conditionalLeaf, conditionalLeafProblem, eachLeaf, eachLeafProblem, isConditionalLeaf, isEachLeaf } from "./conditional-leaf.js";
 import { isMessageArg, MESSAGE_ARGS, MESSAGE_PLACEHOLDER } from "./message-args.js";
 import { parsePathTemplate } from "./path-template.js";
 import { placeholderNames, wholePlaceholder } from "./placeholders.js";
@@ -73,11 +73,13 @@ function pathRules(path: string, args: Readonly<Record<string, ShapedArg>>, issu
   }
 }
 
-function bodyRules(node: unknown, args: Readonly<Record<string, ShapedArg>>, issue: IssueSink, keys: PropertyKey[]): void {
+function bodyRules(node: unknown, args: Readonly<Record<string, ShapedArg>>, issue: IssueSink, keys: PropertyKey[], items: readonly string[] = []): void {
   if (typeof node === "string") {
     if (!node.includes("{")) return;
     const whole = wholePlaceholder(node);
     for (const name of placeholderNames(node)) {
+      // Inside an each leaf's value, the list arg stands for one item: a string like any other.
+      if (items.includes(name)) continue;
       const type = args[name]?.type;
       if (type === "file") issue(["body_json", ...keys], `{${name}} is a file arg: only an encoding that carries files can send it`);
       else if (isListArgType(type) && whole !== name) issue(["body_json", ...keys], `{${name}} is a list arg: it must be the whole leaf ("{${name}}"), which renders as a JSON array`);
@@ -87,12 +89,22 @@ function bodyRules(node: unknown, args: Readonly<Record<string, ShapedArg>>, iss
   if (Array.isArray(node)) {
     for (let index = 0; index < node.length; index += 1) {
       keys.push(index);
-      bodyRules(node[index], args, issue, keys);
+      bodyRules(node[index], args, issue, keys, items);
       keys.pop();
     }
     return;
   }
   if (node === null || typeof node !== "object") return;
+  if (isEachLeaf(node)) {
+    const problem = keys.length === 0 ? "the whole body cannot be an each leaf" : eachLeafProblem(node);
+    if (problem !== undefined) return issue(["body_json", ...keys], problem);
+    const { arg, value } = eachLeaf(node);
+    if (!isListArgType(args[arg]?.type)) issue(["body_json", ...keys, "$each"], `must name a list arg ("${arg}" is not one)`);
+    keys.push("value");
+    bodyRules(value, args, issue, keys, [...items, arg]);
+    keys.pop();
+    return;
+  }
   if (isConditionalLeaf(node)) {
     const problem = keys.length === 0 ? "the whole body cannot be a conditional leaf" : conditionalLeafProblem(node);
     if (problem !== undefined) return issue(["body_json", ...keys], problem);
@@ -101,14 +113,14 @@ function bodyRules(node: unknown, args: Readonly<Record<string, ShapedArg>>, iss
     if (type === undefined) issue(["body_json", ...keys, "$when", "arg"], `names no declared arg ("${when.arg}")`);
     else if (isListArgType(type) || type === "file") issue(["body_json", ...keys, "$when", "arg"], `a condition tests a one-string arg; ${when.arg} is a ${type} arg`);
     keys.push("value");
-    bodyRules(value, args, issue, keys);
+    bodyRules(value, args, issue, keys, items);
     keys.pop();
     return;
   }
   for (const key in node) {
     if (!Object.hasOwn(node, key)) continue;
     keys.push(key);
-    bodyRules((node as Record<string, unknown>)[key], args, issue, keys);
+    bodyRules((node as Record<string, unknown>)[key], args, issue, keys, items);
     keys.pop();
   }
 }

@@ -34,3 +34,32 @@ export function conditionalLeaf(node: Record<string, unknown>): ConditionalLeaf 
   const when = node[WHEN_KEY] as { arg: string; eq: string };
   return { when: { arg: when.arg, eq: when.eq }, value: node.value };
 }
+
+/**
+ * A list arg's items, each rendered through a template: `{ "$each": "attendees", "value": { "email": "{attendees}" } }`
+ * renders as `[{ "email": "a@example.com" }, ...]`, one element per item, and inside `value` the list arg's
+ * placeholder stands for the current item. Dropped when the list arg is not given.
+ */
+export const EACH_KEY = "$each";
+
+export interface EachLeaf {
+  readonly arg: string;
+  readonly value: unknown;
+}
+
+/** Whether a body node is written as an each leaf (it has an `$each` key; `eachLeafProblem` says if it is well formed). */
+export function isEachLeaf(node: unknown): node is Record<string, unknown> {
+  return node !== null && typeof node === "object" && !Array.isArray(node) && Object.hasOwn(node, EACH_KEY);
+}
+
+/** The problem with a node written as an each leaf, or undefined. */
+export function eachLeafProblem(node: Record<string, unknown>): string | undefined {
+  if (Object.keys(node).length !== 2 || !Object.hasOwn(node, "value")) return 'an each leaf has exactly two keys, "$each" and "value"';
+  if (typeof node[EACH_KEY] !== "string") return '"$each" must name a list arg ("attendees")';
+  return undefined;
+}
+
+/** A well-formed each leaf's parts. */
+export function eachLeaf(node: Record<string, unknown>): EachLeaf {
+  return { arg: node[EACH_KEY] as string, value: node.value };
+}

@@ -72,7 +72,7 @@ export {
 } from "./run-args.js";
 export { MAX_FILE_BYTES, MAX_FILE_BASE64_LENGTH, base64DecodedLength } from "./file-value.js";
 export { MESSAGE_ARGS, MESSAGE_PLACEHOLDER, isMessageArg, type MessageArgName } from "./message-args.js";
-export { WHEN_KEY, isConditionalLeaf, conditionalLeaf, type ConditionalLeaf } from "./conditional-leaf.js";
+export { WHEN_KEY, EACH_KEY, isConditionalLeaf, conditionalLeaf, isEachLeaf, eachLeaf, type ConditionalLeaf, type EachLeaf } from "./conditional-leaf.js";
 export { FORBIDDEN_KEYS, forbiddenKeys, type ForbiddenKey } from "./forbidden-keys.js";
 export {
   parseTenantTemplate,
