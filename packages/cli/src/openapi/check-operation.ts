@@ -1,6 +1,8 @@
 import {
   conditionalLeaf,
+  eachLeaf,
   isConditionalLeaf,
+  isEachLeaf,
   isListArgType,
   itemArgType,
   parsePathTemplate,
@@ -241,6 +243,7 @@ function itemArg(arg: Arg): Arg {
 
 function alwaysSent(value: JsonValue, args: Record<string, Arg>): boolean {
   if (isConditionalLeaf(value)) return false;
+  if (isEachLeaf(value)) return args[eachLeaf(value).arg]?.required === true;
   if (typeof value !== "string") return true;
   return splitTemplate(value).every((part) => part.kind === "literal" || args[part.name]?.required === true);
 }
@@ -260,6 +263,15 @@ function walkBody(value: JsonValue, schemas: Schema[], path: string, context: Bo
     value.forEach((item, index) => {
       walkBody(item, items.length > 0 ? items : [{}], `${path}[${index}]`, context);
     });
+    return;
+  }
+  if (isEachLeaf(value)) {
+    // `{ "$each", "value" }` sends an array of rendered values, the list arg standing for one item inside.
+    const { arg, value: item } = eachLeaf(value);
+    const listArg = args[arg];
+    const items = schemas.flatMap(itemSchemas);
+    const itemContext = listArg === undefined ? context : { ...context, args: { ...args, [arg]: itemArg(listArg) } };
+    walkBody(item as JsonValue, items.length > 0 ? items : [{}], `${path}[]`, itemContext);
     return;
   }
   if (isConditionalLeaf(value)) {
