@@ -145,9 +145,17 @@ describe("rfc2822 messages", () => {
     const message = sentMessage();
     const head = message.split("\r\n\r\n")[0] as string;
     for (const line of head.split("\r\n")) expect(line.length).toBeLessThanOrEqual(line.startsWith("To:") ? 998 : 78);
-    const subjectLines = head.slice(head.indexOf("Subject:")).split("\r\n").filter((line, index) => index === 0 || line.startsWith(" "));
-    const words = subjectLines.join("").replace(/^Subject: /, "").split(" ");
-    expect(words.map((word) => Buffer.from((/^=\?UTF-8\?B\?(.*)\?=$/.exec(word) as RegExpExecArray)[1] as string, "base64").toString("utf8")).join("")).toBe(subject);
+    const subjectLines = head
+      .slice(head.indexOf("Subject:"))
+      .split("\r\n")
+      .filter((line, index) => index === 0 || line.startsWith(" "));
+    const words = subjectLines
+      .join("")
+      .replace(/^Subject: /, "")
+      .split(" ");
+    expect(words.map((word) => Buffer.from((/^=\?UTF-8\?B\?(.*)\?=$/.exec(word) as RegExpExecArray)[1] as string, "base64").toString("utf8")).join("")).toBe(
+      subject,
+    );
     expect(head).toContain('"O\'Brien, Pat" <pat@example.com>');
     expect(head).toMatch(/To: =\?UTF-8\?B\?[A-Za-z0-9+/=]+\?= <zoe@example.com>/);
   });

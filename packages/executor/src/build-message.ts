@@ -6,7 +6,9 @@ import type { ArgValues } from "./check-args.js";
 // header line unchecked: CR, LF and NUL (and every other control) in a header value are refused,
 // addresses must parse, so nothing a bot sends can add a header or a recipient the chip did not show.
 
-export type BuildMessageResult = { readonly ok: true; readonly message: string; readonly base64url: string } | { readonly ok: false; readonly problems: readonly ArgProblem[] };
+export type BuildMessageResult =
+  | { readonly ok: true; readonly message: string; readonly base64url: string }
+  | { readonly ok: false; readonly problems: readonly ArgProblem[] };
 
 const CRLF = "\r\n";
 /** RFC 5322 atext: the characters of a dot-atom. */
@@ -65,7 +67,10 @@ export function buildMessage(args: ArgValues): BuildMessageResult {
     const ids = value.split(" ").filter((id) => id !== "");
     if (problem !== undefined) problems.push({ arg: name, message: problem });
     else if (ids.length === 0 || !ids.every((id) => MSG_ID.test(id)) || (name === "in_reply_to" && ids.length !== 1)) {
-      problems.push({ arg: name, message: name === "in_reply_to" ? "must be one message id, <id@host>" : "must be message ids, <id@host>, separated by spaces" });
+      problems.push({
+        arg: name,
+        message: name === "in_reply_to" ? "must be one message id, <id@host>" : "must be message ids, <id@host>, separated by spaces",
+      });
     } else lines.push(foldList(`${header}: `, ids, ""));
   }
   const text = typeof args.text === "string" ? args.text : "";

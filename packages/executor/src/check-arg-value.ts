@@ -39,7 +39,8 @@ function listProblem(arg: CompiledArg, value: unknown): string | undefined {
 /** A file arg: `{ name, content_type, base64 }` (at most 8 MiB decoded) or `{ sha256 }`. */
 function fileProblem(value: unknown): string | undefined {
   const parsed = fileArgValueSchema.safeParse(value);
-  if (!parsed.success) return "must be a file: { name, content_type, base64 } (standard padded base64, at most 8 MiB decoded) or { sha256 } (64 lower-case hex digits)";
+  if (!parsed.success)
+    return "must be a file: { name, content_type, base64 } (standard padded base64, at most 8 MiB decoded) or { sha256 } (64 lower-case hex digits)";
   if ("base64" in parsed.data && base64DecodedLength(parsed.data.base64) > MAX_FILE_BYTES) return `must be at most ${MAX_FILE_BYTES} bytes decoded`;
   return undefined;
 }

@@ -16,7 +16,10 @@ export type CheckArgsResult = { readonly ok: true; readonly values: ArgValues } 
  */
 export function checkArgs(operation: CompiledOperation, args: unknown): CheckArgsResult {
   if (args !== undefined && args !== null && (typeof args !== "object" || Array.isArray(args))) {
-    return { ok: false, problems: [{ arg: "", message: "args must be an object whose values are strings (a list arg's an array of strings, a file arg's a file)" }] };
+    return {
+      ok: false,
+      problems: [{ arg: "", message: "args must be an object whose values are strings (a list arg's an array of strings, a file arg's a file)" }],
+    };
   }
   const given = (args ?? {}) as Readonly<Record<string, unknown>>;
   const values = Object.create(null) as Record<string, ArgValue>;

@@ -9,7 +9,9 @@ export interface RenderedBody {
   readonly contentType: string;
 }
 
-export type RenderBodyResult = { readonly ok: true; readonly body: RenderedBody | undefined } | { readonly ok: false; readonly problems: readonly ArgProblem[] };
+export type RenderBodyResult =
+  | { readonly ok: true; readonly body: RenderedBody | undefined }
+  | { readonly ok: false; readonly problems: readonly ArgProblem[] };
 
 /**
  * The request body from the op's template and the checked args, or undefined for an op without

@@ -25,7 +25,8 @@ export function argDisplay(name: string, value: unknown): ArgDisplay {
     const file = value as Record<string, unknown>;
     if (typeof file.name === "string" && typeof file.base64 === "string") {
       const bytes = decodeBase64(file.base64);
-      if (bytes !== undefined) return { kind: "file", name: file.name, tail: ` (${sizeText(bytes.length)}, sha256 ${sha256Hex(bytes).slice(0, FILE_DIGEST_PREFIX)})` };
+      if (bytes !== undefined)
+        return { kind: "file", name: file.name, tail: ` (${sizeText(bytes.length)}, sha256 ${sha256Hex(bytes).slice(0, FILE_DIGEST_PREFIX)})` };
     } else if (typeof file.sha256 === "string" && /^[0-9a-f]{64}$/.test(file.sha256)) {
       return { kind: "file", name: "stored file", tail: ` (sha256 ${file.sha256.slice(0, FILE_DIGEST_PREFIX)})` };
     }

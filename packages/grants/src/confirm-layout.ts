@@ -166,7 +166,13 @@ function cutList(items: readonly { text: string; length: number }[], cap: number
     const joined = used + (count > 0 ? 2 : 0) + item.length;
     const rest = items.length - count - 1;
     if (joined + (rest > 0 ? moreText(rest).length : 0) > cap) {
-      if (count > 0) return items.slice(0, count).map((shown) => shown.text).join(", ") + moreText(items.length - count);
+      if (count > 0)
+        return (
+          items
+            .slice(0, count)
+            .map((shown) => shown.text)
+            .join(", ") + moreText(items.length - count)
+        );
       const tail = moreText(items.length - 1);
       return firstCodePoints(item.text, Math.max(1, cap - tail.length - 1)) + ELLIPSIS + (items.length > 1 ? tail : "");
     }

@@ -90,7 +90,11 @@ function fill(parts: readonly TemplatePart[], args: Readonly<Record<string, ArgV
 }
 
 /** `data` with each selector's value under its placeholder's text; `data` itself when the line has no selector. */
-function withSelected(parts: readonly LinePart[], data: Readonly<Record<string, unknown>>, writeArgs: Readonly<Record<string, ArgValue>>): Record<string, unknown> {
+function withSelected(
+  parts: readonly LinePart[],
+  data: Readonly<Record<string, unknown>>,
+  writeArgs: Readonly<Record<string, ArgValue>>,
+): Record<string, unknown> {
   let fields: Record<string, unknown> | undefined;
   for (const part of parts) {
     if (part.kind !== "field" || part.select === undefined) continue;

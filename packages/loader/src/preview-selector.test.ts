@@ -23,7 +23,9 @@ describe("preview selectors by key (issue 38)", () => {
   it("show (none) when no element matches, the arg is missing, or the field is no list", () => {
     expect(preview.renderLine(data, undefined, { transition_id: "99" })).toEqual({ ok: true, line: `“Fix login” moves to ${PREVIEW_NONE}` });
     expect(preview.renderLine(data)).toEqual({ ok: true, line: `“Fix login” moves to ${PREVIEW_NONE}` });
-    expect(preview.renderLine({ ...data, transitions: { id: "31" } }, undefined, { transition_id: "31" })).toMatchObject({ line: `“Fix login” moves to ${PREVIEW_NONE}` });
+    expect(preview.renderLine({ ...data, transitions: { id: "31" } }, undefined, { transition_id: "31" })).toMatchObject({
+      line: `“Fix login” moves to ${PREVIEW_NONE}`,
+    });
   });
 
   it("never reads through the prototype: a __proto__ key or an inherited id selects nothing", () => {
@@ -43,7 +45,15 @@ describe("preview selectors by key (issue 38)", () => {
       category: "testing",
       auth: { kind: "pat", base: "https://api.demo.example.com", authorization: "Bearer", pat_help: "https://demo.example.com/tokens" },
       ops: [
-        { id: "issues.get", label: "Get", access: "read", method: "GET", path: "/issues/{key}", args: { key: { required: true } }, pick: { fields: ["fields.summary", "transitions"] } },
+        {
+          id: "issues.get",
+          label: "Get",
+          access: "read",
+          method: "GET",
+          path: "/issues/{key}",
+          args: { key: { required: true } },
+          pick: { fields: ["fields.summary", "transitions"] },
+        },
         {
           id: "issues.transition",
           label: "Transition",

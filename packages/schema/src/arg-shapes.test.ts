@@ -29,7 +29,9 @@ describe("list args", () => {
   it("must declare max_items, at most 100, and only lists take it", () => {
     expect(problems({ args: { labels: { type: "string[]" } } })).toEqual(["ops[0].args.labels.max_items: a list arg must declare max_items (at most 100)"]);
     expect(problems({ args: { labels: { type: "string[]", max_items: 101 } } })[0]).toMatch(/^ops\[0\]\.args\.labels\.max_items:/);
-    expect(problems({ args: { name: { max_items: 3 } } })).toEqual(['ops[0].args.name.max_items: only a list arg (type "string[]" or "integer[]") takes max_items']);
+    expect(problems({ args: { name: { max_items: 3 } } })).toEqual([
+      'ops[0].args.name.max_items: only a list arg (type "string[]" or "integer[]") takes max_items',
+    ]);
   });
 
   it("refuses a list placeholder inside a longer string or in a path segment", () => {
@@ -42,7 +44,9 @@ describe("list args", () => {
   });
 
   it("checks enum values as items of the list's type", () => {
-    expect(problems({ args: { ids: { type: "integer[]", max_items: 3, enum: ["1", "x"] } } })[0]).toMatch(/^ops\[0\]\.args\.ids\.enum\[1\]: is not of the arg's type integer\[\]/);
+    expect(problems({ args: { ids: { type: "integer[]", max_items: 3, enum: ["1", "x"] } } })[0]).toMatch(
+      /^ops\[0\]\.args\.ids\.enum\[1\]: is not of the arg's type integer\[\]/,
+    );
   });
 });
 
@@ -91,8 +95,12 @@ describe("conditional leaves and null", () => {
     expect(problems({ args, body_json: { p: { $when: { arg: "visibility", eq: "private" }, value: 1, other: 2 } } })).toEqual([
       'ops[0].body_json.p: a conditional leaf has exactly two keys, "$when" and "value"',
     ]);
-    expect(problems({ args, body_json: { p: { $when: { arg: "nope", eq: "x" }, value: 1 } } })).toEqual(['ops[0].body_json.p.$when.arg: names no declared arg ("nope")']);
-    expect(problems({ args, body_json: { $when: { arg: "visibility", eq: "x" }, value: 1 } })).toEqual(["ops[0].body_json: the whole body cannot be a conditional leaf"]);
+    expect(problems({ args, body_json: { p: { $when: { arg: "nope", eq: "x" }, value: 1 } } })).toEqual([
+      'ops[0].body_json.p.$when.arg: names no declared arg ("nope")',
+    ]);
+    expect(problems({ args, body_json: { $when: { arg: "visibility", eq: "x" }, value: 1 } })).toEqual([
+      "ops[0].body_json: the whole body cannot be a conditional leaf",
+    ]);
     expect(problems({ args, body_json: { p: { $when: { arg: "visibility", eq: 1 }, value: 1 } } })).toEqual([
       'ops[0].body_json.p: "$when" must be { "arg": "<arg name>", "eq": "<value>" }',
     ]);
@@ -103,11 +111,15 @@ describe("each leaves", () => {
   const attendees = { type: "string[]", max_items: 50 };
 
   it("render a list arg's items through a template, the arg standing for the item inside", () => {
-    expect(problems({ args: { attendees }, body_json: { attendees: { $each: "attendees", value: { email: "{attendees}", note: "guest {attendees}" } } } })).toEqual([]);
+    expect(
+      problems({ args: { attendees }, body_json: { attendees: { $each: "attendees", value: { email: "{attendees}", note: "guest {attendees}" } } } }),
+    ).toEqual([]);
   });
 
   it("refuse a non-list arg and a malformed leaf, naming where", () => {
-    expect(problems({ args: { name: {} }, body_json: { a: { $each: "name", value: "{name}" } } })).toEqual(['ops[0].body_json.a.$each: must name a list arg ("name" is not one)']);
+    expect(problems({ args: { name: {} }, body_json: { a: { $each: "name", value: "{name}" } } })).toEqual([
+      'ops[0].body_json.a.$each: must name a list arg ("name" is not one)',
+    ]);
     expect(problems({ args: { attendees }, body_json: { a: { $each: "attendees", value: "{attendees}", x: 1 } } })).toEqual([
       'ops[0].body_json.a: an each leaf has exactly two keys, "$each" and "value"',
     ]);
@@ -130,9 +142,13 @@ describe("rfc2822 messages", () => {
   });
 
   it("refuses a message arg, a wrong type, and a message leaf that is missing or shared", () => {
-    expect(problems({ ...message, args: { ...message.args, message: {} } })).toContain('ops[0].args.message: an rfc2822 op builds {message} itself, so "message" is not an arg name');
+    expect(problems({ ...message, args: { ...message.args, message: {} } })).toContain(
+      'ops[0].args.message: an rfc2822 op builds {message} itself, so "message" is not an arg name',
+    );
     expect(problems({ ...message, args: { ...message.args, cc: {} } })).toEqual(['ops[0].args.cc.type: an rfc2822 message takes cc as type "string[]"']);
-    expect(problems({ ...message, body_json: { raw: "x{message}" } })).toEqual(['ops[0].body_json: an rfc2822 op puts its message (base64url) in exactly one body leaf that is exactly "{message}"']);
+    expect(problems({ ...message, body_json: { raw: "x{message}" } })).toEqual([
+      'ops[0].body_json: an rfc2822 op puts its message (base64url) in exactly one body leaf that is exactly "{message}"',
+    ]);
     expect(problems({ ...message, body_json: { raw: "{message}", copy: "{message}" } })).toHaveLength(1);
   });
 

@@ -82,7 +82,8 @@ function bodyRules(node: unknown, args: Readonly<Record<string, ShapedArg>>, iss
       if (items.includes(name)) continue;
       const type = args[name]?.type;
       if (type === "file") issue(["body_json", ...keys], `{${name}} is a file arg: only an encoding that carries files can send it`);
-      else if (isListArgType(type) && whole !== name) issue(["body_json", ...keys], `{${name}} is a list arg: it must be the whole leaf ("{${name}}"), which renders as a JSON array`);
+      else if (isListArgType(type) && whole !== name)
+        issue(["body_json", ...keys], `{${name}} is a list arg: it must be the whole leaf ("{${name}}"), which renders as a JSON array`);
     }
     return;
   }
@@ -111,7 +112,8 @@ function bodyRules(node: unknown, args: Readonly<Record<string, ShapedArg>>, iss
     const { when, value } = conditionalLeaf(node);
     const type = args[when.arg] === undefined ? undefined : (args[when.arg]?.type ?? "string");
     if (type === undefined) issue(["body_json", ...keys, "$when", "arg"], `names no declared arg ("${when.arg}")`);
-    else if (isListArgType(type) || type === "file") issue(["body_json", ...keys, "$when", "arg"], `a condition tests a one-string arg; ${when.arg} is a ${type} arg`);
+    else if (isListArgType(type) || type === "file")
+      issue(["body_json", ...keys, "$when", "arg"], `a condition tests a one-string arg; ${when.arg} is a ${type} arg`);
     keys.push("value");
     bodyRules(value, args, issue, keys, items);
     keys.pop();

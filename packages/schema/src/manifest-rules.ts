@@ -16,7 +16,8 @@ export function manifestRules(manifest: { readonly auth: Auth; readonly ops: rea
     if (op.preview !== undefined) previewProblems(op, index, ops, issue);
     const next = nextOpOf(op);
     if (next !== undefined) nextOpProblems(op, next, index, ops, issue);
-    if (op.scopes !== undefined && manifest.auth.oauth === undefined) issue(["ops", index, "scopes"], "per-op scopes need auth.oauth (they are asked at connect)");
+    if (op.scopes !== undefined && manifest.auth.oauth === undefined)
+      issue(["ops", index, "scopes"], "per-op scopes need auth.oauth (they are asked at connect)");
   }
   for (let index = 0; index < ops.length; index += 1) {
     const op = ops[index] as Operation;

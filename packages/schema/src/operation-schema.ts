@@ -99,7 +99,8 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
   if (operation.confirm !== undefined) confirmRules(operation.confirm, operation.access, args, issue);
   // The walk that names where a problem is runs only when there is one.
   const bodyArgs = operation.encoding === "rfc2822" ? { ...args, message: {} } : args;
-  if (operation.body_json !== undefined && !bodyPlaceholdersDeclared(operation.body_json, bodyArgs)) bodyPlaceholderRules(operation.body_json, bodyArgs, issue, []);
+  if (operation.body_json !== undefined && !bodyPlaceholdersDeclared(operation.body_json, bodyArgs))
+    bodyPlaceholderRules(operation.body_json, bodyArgs, issue, []);
   argShapeRules(operation, issue);
   if (operation.page !== undefined) pagingProblems(operation, pathHolds, issue);
   for (const name in args) {

@@ -6,8 +6,7 @@
  * element of the picked field `transitions` whose `id` equals the write's arg `transition_id`, then
  * the dot-path after it.
  */
-export const LINE_PLACEHOLDER =
-  /\{([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?:\[[A-Za-z0-9_-]+=\{[a-z][a-z0-9_]*\}\](?:\.[A-Za-z0-9_-]+)*)?)\}/g;
+export const LINE_PLACEHOLDER = /\{([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?:\[[A-Za-z0-9_-]+=\{[a-z][a-z0-9_]*\}\](?:\.[A-Za-z0-9_-]+)*)?)\}/g;
 
 /** A selector by key: the picked list `field`, the element whose `key` equals the write's arg `arg`, then `rest` (a dot-path, or "" for the element). */
 export interface LineSelect {

@@ -36,13 +36,17 @@ describe("parseBody", () => {
 
   it("refuses every body with an arg value that is no string, list of strings or file, naming the arg's path", () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z]{1,10}$/), fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { minLength: 1 })), (name, value) => {
-        const result = parseBody(runBodySchema, { grant: "eg1.x", op: "repos.list", args: { [name]: value } });
-        expect(result.ok).toBe(false);
-        if (result.ok) return;
-        expect(result.issues).toHaveLength(1);
-        expect(result.issues[0]?.path).toBe(`args.${name}`);
-      }),
+      fc.property(
+        fc.stringMatching(/^[a-z]{1,10}$/),
+        fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { minLength: 1 })),
+        (name, value) => {
+          const result = parseBody(runBodySchema, { grant: "eg1.x", op: "repos.list", args: { [name]: value } });
+          expect(result.ok).toBe(false);
+          if (result.ok) return;
+          expect(result.issues).toHaveLength(1);
+          expect(result.issues[0]?.path).toBe(`args.${name}`);
+        },
+      ),
     );
   });
 });

@@ -17,12 +17,12 @@ afterEach(async () => {
 
 /** The test manifest with per-op scopes: a write that needs notes.write, a read that adds nothing new. */
 function scopedRegistry() {
-  const manifest = structuredClone(oauthManifest) as typeof oauthManifest & { ops: Record<string, unknown>[] };
-  manifest.ops = [
+  const manifest = structuredClone(oauthManifest);
+  const ops: Record<string, unknown>[] = [
     { ...manifest.ops[0], scopes: ["openid", "profile"] },
     { ...manifest.ops[1], scopes: ["notes.write"] },
   ];
-  return testRegistry([manifest]);
+  return testRegistry([{ ...manifest, ops }]);
 }
 
 function start(ops?: string): string {

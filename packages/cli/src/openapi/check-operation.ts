@@ -311,7 +311,8 @@ function walkBody(value: JsonValue, schemas: Schema[], path: string, context: Bo
     if (parts.length === 1 && parts[0]?.kind === "arg" && listArg !== undefined && isListArgType(listArg.type)) {
       // A list arg's whole leaf is a JSON array: the spec must take an array, each item checked against its items.
       const name = parts[0].name;
-      if (rules.types.length > 0 && !rules.types.includes("array")) add("type", where, `${where}: {${name}} is sent as a JSON array, the spec wants ${rules.types.join(" | ")}`);
+      if (rules.types.length > 0 && !rules.types.includes("array"))
+        add("type", where, `${where}: {${name}} is sent as a JSON array, the spec wants ${rules.types.join(" | ")}`);
       const items = schemas.flatMap(itemSchemas);
       if (items.length > 0) addValue(where, where, checkArg(name, itemArg(listArg), valueRules(items.length === 1 ? (items[0] as Schema) : { anyOf: items })));
     } else if (parts.length === 1 && parts[0]?.kind === "arg") {

@@ -51,7 +51,12 @@ export const shapesManifest = {
       access: "write",
       method: "POST",
       path: "/items",
-      args: { title: { required: true }, visibility: { enum: ["public", "private"] }, due: {}, guests: { type: "string[]", max_items: 3, pattern: "[a-z]+@example\\.com" } },
+      args: {
+        title: { required: true },
+        visibility: { enum: ["public", "private"] },
+        due: {},
+        guests: { type: "string[]", max_items: 3, pattern: "[a-z]+@example\\.com" },
+      },
       body_json: {
         title: "{title}",
         due: "{due}",
@@ -62,7 +67,17 @@ export const shapesManifest = {
       },
       confirm: "Create {title}",
     },
-    { id: "mail.send", label, access: "write", method: "POST", path: "/messages", encoding: "rfc2822", args: send, body_json: { raw: "{message}", threadId: "{thread_id}" }, confirm: "Send “{subject}” to {to}" },
+    {
+      id: "mail.send",
+      label,
+      access: "write",
+      method: "POST",
+      path: "/messages",
+      encoding: "rfc2822",
+      args: send,
+      body_json: { raw: "{message}", threadId: "{thread_id}" },
+      confirm: "Send “{subject}” to {to}",
+    },
     {
       id: "files.upload",
       label,
