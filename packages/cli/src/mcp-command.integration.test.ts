@@ -110,6 +110,8 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
       "github__pulls__create",
       "github__pulls__merge",
       "github__users__me",
+      "github__repos__read_file",
+      "github__issues__add_labels",
     ]);
     for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -295,7 +297,7 @@ describe("integrations mcp, driven by the MCP SDK's client over stdio", () => {
     clients.push(client);
     await client.listTools();
     expect(sidecar.address).toMatch(/^unix:\//);
-    expect(stderr()).toContain("serving 12 tools");
+    expect(stderr()).toContain("serving 14 tools");
     expect(stderr()).not.toContain(TOKEN);
   });
 });

@@ -155,6 +155,10 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
     if (writeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, writeDelayMs));
     return { ...ISSUE_1347, number: Number((request.params as { number: string }).number), state: "closed", state_reason, closed_at: "2011-04-22T13:33:48Z" };
   });
+  server.post("/repos/:owner/:repo/issues/:number/labels", async (request) => {
+    const { labels } = request.body as { labels: string[] };
+    return labels.map((name, index) => ({ id: 208045946 + index, name, color: "f29513", default: false }));
+  });
   server.post("/repos/:owner/:repo/issues", async (request, reply) => {
     if (hangUpOnWrite) {
       request.raw.socket.destroy();
