@@ -9,8 +9,8 @@ export interface ApproveCommand {
   botPublicKey: string;
   integration: string;
   op: string;
-  /** `name=value`: exactly this value ("always allow this": a tap's args become these). */
-  eq: Record<string, string>;
+  /** `name=value`: exactly this value ("always allow this": a tap's args become these). A list or file (`name:=<json>`) is refused: only `--any` covers those. */
+  eq: Readonly<Record<string, unknown>>;
   /** `name=a|b|c`: one of these values. */
   oneOf: readonly string[];
   /** `name=min..max` (either end may be empty): a numeric range. */
@@ -93,7 +93,10 @@ function constraints(command: ApproveCommand, declared: readonly string[]): Appr
     if (Object.hasOwn(args, name)) throw new UsageError(`"${name}" is constrained twice`);
     args[name] = constraint;
   };
-  for (const [name, value] of Object.entries(command.eq)) put(name, { eq: value });
+  for (const [name, value] of Object.entries(command.eq)) {
+    if (typeof value !== "string") throw new UsageError(`--arg ${name}: an approval constrains a list or a file only with --any ${name}`);
+    put(name, { eq: value });
+  }
   for (const entry of command.oneOf) {
     const [name, values] = split(entry, "=", "--in takes name=a|b|c");
     put(name, { in: values.split("|") });

@@ -1,3 +1,4 @@
+import type { RunArgs } from "@eleven-integrations/schema";
 import type { RunAnswer } from "@eleven-integrations/sidecar-protocol";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
@@ -23,7 +24,7 @@ export function toolError(error: ErrorBody): CallToolResult {
  * `confirmation_required` the line (and preview), details and args digest for the
  * member (not an error: the call goes on once they confirm); an error envelope a tool error.
  */
-export function runResult(answer: RunAnswer, args: Readonly<Record<string, string>> = {}): CallToolResult {
+export function runResult(answer: RunAnswer, args: Readonly<RunArgs> = {}): CallToolResult {
   if (answer.status === "ok") {
     const structured: Record<string, unknown> = { status: "ok", http_status: answer.http_status, data: answer.data };
     if (answer.next_page !== undefined) structured.next_page = answer.next_page;
@@ -68,12 +69,13 @@ function shellWord(word: string): string {
 
 /**
  * The member's exact command for this chip: `integrations confirm` with the grant's
- * id, the args (each `--arg name=value`, shell-quoted), the digest they must hash to,
- * and the preview on standard input when the write shows one.
+ * id, the args (each `--arg name=value`, a list or a file `--arg name:=<json>`,
+ * shell-quoted), the digest they must hash to, and the preview on standard input when
+ * the write shows one.
  */
 export function confirmCommand(
   answer: { integration: string; op: string; gid: string; args_digest: string; preview?: string | undefined },
-  args: Readonly<Record<string, string>>,
+  args: Readonly<RunArgs>,
 ): string {
   const words = [
     "integrations",
@@ -87,7 +89,7 @@ export function confirmCommand(
     "--expect-digest",
     answer.args_digest,
   ];
-  for (const [name, value] of Object.entries(args)) words.push("--arg", `${name}=${value}`);
+  for (const [name, value] of Object.entries(args)) words.push("--arg", typeof value === "string" ? `${name}=${value}` : `${name}:=${JSON.stringify(value)}`);
   const command = words.map((word) => (word === "<your member key file>" ? word : shellWord(word))).join(" ");
   return answer.preview === undefined ? command : `printf '%s' ${shellWord(answer.preview)} | ${command} --preview -`;
 }
