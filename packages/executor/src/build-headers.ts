@@ -14,18 +14,34 @@ export function buildHeaders(
   token: string,
   body: RenderedBody | undefined,
   kind: "pat" | "oauth" = "pat",
+  opHeaders: readonly (readonly [string, string])[] = [],
 ): Record<string, string> {
-  // A token from the OAuth flow may need another scheme than a personal token (Linear: Bearer vs the bare key).
-  const scheme = kind === "oauth" ? operation.oauthAuthorization : operation.authorization;
-  const headers: Record<string, string> = {
-    authorization: scheme === "none" ? token : `${scheme} ${token}`,
-  };
+  const headers: Record<string, string> = {};
+  const place = credentialPlace(operation, kind);
+  if (place === undefined) {
+    // A token from the OAuth flow may need another scheme than a personal token (Linear: Bearer vs the bare key).
+    const scheme = kind === "oauth" ? operation.oauthAuthorization : operation.authorization;
+    headers.authorization = scheme === "none" ? token : `${scheme} ${token}`;
+  } else if (place.in === "header") {
+    // The bare token under its own header (X-Figma-Token); no Authorization at all.
+    headers[place.name.toLowerCase()] = token;
+  }
   let userAgent = false;
   for (const [name, value] of operation.headers) {
+    headers[name] = value;
+    if (name.toLowerCase() === "user-agent") userAgent = true;
+  }
+  // The loader refuses an op header that auth.headers or auth.credential sets, and every executor-owned name.
+  for (const [name, value] of opHeaders) {
     headers[name] = value;
     if (name.toLowerCase() === "user-agent") userAgent = true;
   }
   if (!userAgent) headers["user-agent"] = DEFAULT_USER_AGENT;
   if (body !== undefined) headers["content-type"] = body.contentType;
   return headers;
+}
+
+/** Where this run's token travels instead of `Authorization`: `auth.credential`, for a personal token only. */
+export function credentialPlace(operation: CompiledOperation, kind: "pat" | "oauth"): CompiledOperation["credential"] {
+  return kind === "pat" ? operation.credential : undefined;
 }

@@ -1,7 +1,7 @@
 import type { ArgValue } from "@eleven-integrations/schema";
 import type { Registry } from "@eleven-integrations/loader";
 import type { Dispatcher } from "undici";
-import { buildHeaders } from "./build-headers.js";
+import { buildHeaders, credentialPlace } from "./build-headers.js";
 import { ByteBudget } from "./byte-budget.js";
 import { credentialToken } from "./credential.js";
 import { DeadlineTimer } from "./deadline.js";
@@ -105,10 +105,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const credential = credentialToken(request.credential);
     if (!credential.ok) return errorEnvelope(name, failure("unauthorized", credential.message, context));
 
-    const headers = buildHeaders(operation, credential.token, prepared.request.body, credential.kind);
+    const headers = buildHeaders(operation, credential.token, prepared.request.body, credential.kind, prepared.request.opHeaders);
+    const place = credentialPlace(operation, credential.kind);
+    const credentialQuery = place?.in === "query" ? { name: place.name, token: credential.token } : undefined;
     const deadline = deadlines.start();
     try {
-      const attempt = { dispatcher: dispatcher(), headers, deadline, budget, maxResponseBytes: limits.maxResponseBytes, pages };
+      const attempt = { dispatcher: dispatcher(), headers, deadline, budget, maxResponseBytes: limits.maxResponseBytes, pages, credentialQuery };
       const envelope = await runWithRetries(operation, limits.retries, deadline, () => sendOnce(prepared.request, attempt));
       return fitResult(envelope, limits.maxResultBytes, context);
     } finally {

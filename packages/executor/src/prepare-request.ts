@@ -5,6 +5,7 @@ import { checkArgs, type ArgValues } from "./check-args.js";
 import { errorEnvelope, type ErrorEnvelope, type RunName } from "./envelope.js";
 import { failure, type FailureContext } from "./failure.js";
 import { checkNextPath } from "./next-path.js";
+import { renderOpHeaders } from "./op-headers.js";
 import type { PageBinding, PageSigner } from "./page-token.js";
 import { renderBody, type RenderedBody } from "./render-body.js";
 
@@ -25,6 +26,8 @@ export interface PreparedRequest {
   /** Path and query, appended to `origin`. */
   readonly path: string;
   readonly body: RenderedBody | undefined;
+  /** The sent op's own headers, filled with its args. */
+  readonly opHeaders: readonly (readonly [string, string])[];
   /** The checked args of the op asked for (its cursor included, when it takes one). */
   readonly args: ArgValues;
   /** The hash of the manifest the op comes from; a page token is bound to it. */
@@ -78,7 +81,8 @@ export function prepareRequest(registry: Registry, input: unknown, contextOf: (i
         return invalid(name, context, `${context.service} ${operation.id} names no op to continue its pages with`);
       const withCursor = checkArgs(continuation, { [cursorArg]: opened.cursor });
       if (!withCursor.ok) return invalid(name, context, `the page's cursor was refused: ${describeArgProblems(withCursor.problems)}`);
-      const url = buildUrl(continuation, withCursor.values, base);
+      // A continuation on a further host goes there, pinned like base.
+      const url = buildUrl(continuation, withCursor.values, continuation.host === undefined ? base : (continuation.base.fixed ?? base));
       if (!url.ok) return invalid(name, context, describeArgProblems(url.problems));
       return prepared(scope, continuation, url.path, args.values, withCursor.values);
     }
@@ -116,17 +120,21 @@ function pageBinding(scope: Scope, values: ArgValues): PageBinding {
 }
 
 function prepared(scope: Scope, sent: CompiledOperation, path: string, values: ArgValues, sentArgs: ArgValues): PrepareResult {
+  const headers = renderOpHeaders(sent, sentArgs);
+  if (!headers.ok) return invalid(scope.name, scope.context, headers.message);
   const body = renderBody(sent, sentArgs);
   if (!body.ok) return invalid(scope.name, scope.context, describeArgProblems(body.problems));
+  const base = sent.host === undefined ? scope.base : (sent.base.fixed ?? scope.base);
   return {
     ok: true,
     request: {
       name: scope.name,
       operation: sent,
       context: scope.context,
-      origin: scope.base.origin,
-      base: scope.base,
+      origin: base.origin,
+      base,
       path,
+      opHeaders: headers.headers,
       body: body.body,
       args: values,
       manifestHash: scope.manifestHash,

@@ -39,6 +39,8 @@ export interface AttemptOptions {
   readonly budget: ByteBudget;
   readonly maxResponseBytes: number;
   readonly pages: PageSigner;
+  /** A personal token that travels as a query parameter (`auth.credential` in "query"): added to the path as it is sent, and nowhere else. */
+  readonly credentialQuery?: { readonly name: string; readonly token: string } | undefined;
 }
 
 /** Sends the request once to the op's origin and turns whatever happens into an outcome. */
@@ -56,7 +58,7 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
   try {
     response = await options.dispatcher.request({
       origin: request.origin,
-      path: request.path,
+      path: options.credentialQuery === undefined ? request.path : withCredentialQuery(request.path, options.credentialQuery),
       method: operation.method,
       headers: options.headers,
       body: request.body?.body ?? null,
@@ -120,12 +122,18 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
           ? cursorFromLink(headers.link, request.origin + request.path, paging.linkQueryKey, paging.linkPaths)
           : json === undefined
             ? undefined
-            : paging.cursorFromBody?.(json);
+            : paging.cursorFromCount !== undefined
+              ? paging.cursorFromCount(json, request.args)
+              : paging.cursorFromBody?.(json);
       if (cursor !== undefined && paging.nextPath) {
         // A next path is a URL the provider chose: held to the base before any token carries it.
         const next = checkNextPath(cursor, request.base);
         if (!next.ok) return badResponse(next.message);
-        cursor = next.path;
+        cursor = options.credentialQuery === undefined ? next.path : withoutQueryKey(next.path, options.credentialQuery.name);
+      }
+      // A page token is readable by whoever holds it: a cursor that still carries the credential is never handed out.
+      if (cursor !== undefined && options.credentialQuery !== undefined && cursor.includes(options.credentialQuery.token)) {
+        return badResponse("its cursor for the next page carries the credential, which is never handed out");
       }
       if (cursor !== undefined) {
         nextPage = options.pages.issue(request.pageBinding, cursor);
@@ -134,12 +142,57 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
     }
     const projected = projectBody(parsed, operation.pick);
     if (!projected.ok) return badResponse(projected.message);
-    return { envelope: okEnvelope(name, statusCode, projected.data, nextPage), retryable: false };
+    const data = options.credentialQuery === undefined ? projected.data : withoutCredential(projected.data, options.credentialQuery.token);
+    return { envelope: okEnvelope(name, statusCode, data, nextPage), retryable: false };
   } catch (error) {
     return transportFailure(error);
   } finally {
     reader.close();
   }
+}
+
+/** Shown instead of a query credential a provider echoed into its answer (in a URL it returns, say). */
+export const CREDENTIAL_REDACTED = "[credential]";
+
+/** The answer with every occurrence of a query credential in its strings replaced: a URL that travels with the token may come back in the answer. */
+function withoutCredential<T>(data: T, token: string): T {
+  const redact = (value: unknown): unknown => {
+    if (typeof value === "string") return value.includes(token) ? value.split(token).join(CREDENTIAL_REDACTED) : value;
+    if (Array.isArray(value)) return value.map(redact);
+    if (value !== null && typeof value === "object") {
+      const out = Object.create(null) as Record<string, unknown>;
+      for (const key of Object.keys(value)) out[redact(key) as string] = redact((value as Record<string, unknown>)[key]);
+      return out;
+    }
+    return value;
+  };
+  // Most answers hold no copy of it: checked once before any copy is made.
+  return JSON.stringify(data).includes(token) ? (redact(data) as T) : data;
+}
+
+/** The path with the credential's query pair added last. */
+function withCredentialQuery(path: string, credential: { readonly name: string; readonly token: string }): string {
+  return `${path}${path.includes("?") ? "&" : "?"}${credential.name}=${encodeURIComponent(credential.token)}`;
+}
+
+/** A next path without any pair of the credential's query key (a provider may echo it into its links). */
+function withoutQueryKey(path: string, key: string): string {
+  const start = path.indexOf("?");
+  if (start === -1) return path;
+  const kept = path
+    .slice(start + 1)
+    .split("&")
+    .filter((pair) => {
+      const name = pair.split("=")[0] as string;
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        return false;
+      }
+      return decoded !== key;
+    });
+  return kept.length === 0 ? path.slice(0, start) : `${path.slice(0, start)}?${kept.join("&")}`;
 }
 
 /** An error answer's parsed body (up to 64 KiB, within the deadline and the byte budget), or undefined. */

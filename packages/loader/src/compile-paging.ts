@@ -15,20 +15,31 @@ export interface CompiledPaging {
   readonly linkPaths: readonly RegExp[];
   /** For `body`, `last_item` and `next_path` paging: the next cursor (or path) in a parsed answer, or undefined when there is no more. */
   readonly cursorFromBody: ((body: unknown) => string | undefined) | undefined;
+  /**
+   * For `offset` and `page` paging: the next offset or page number, from the answer and the
+   * args the request was sent with, or undefined when the stop rule says there is no more.
+   */
+  readonly cursorFromCount: ((body: unknown, args: Readonly<Record<string, string>>) => string | undefined) | undefined;
   /** The declaration as written. */
   readonly declaration: Paging;
 }
 
 export function compilePaging(paging: Paging): CompiledPaging {
   const nextPath = paging.from === "next_path";
-  const compiled = (cursorFromBody: CompiledPaging["cursorFromBody"], linkQueryKey?: string, linkPaths: readonly RegExp[] = []): CompiledPaging =>
+  const compiled = (
+    cursorFromBody: CompiledPaging["cursorFromBody"],
+    linkQueryKey?: string,
+    linkPaths: readonly RegExp[] = [],
+    cursorFromCount?: CompiledPaging["cursorFromCount"],
+  ): CompiledPaging =>
     Object.freeze({
       arg: nextPath ? undefined : paging.arg,
-      nextOp: nextPath ? undefined : paging.next_op,
+      nextOp: "next_op" in paging ? paging.next_op : undefined,
       nextPath,
       linkQueryKey,
       linkPaths: Object.freeze(linkPaths),
       cursorFromBody,
+      cursorFromCount,
       declaration: paging,
     });
   switch (paging.from) {
@@ -44,6 +55,9 @@ export function compilePaging(paging: Paging): CompiledPaging {
         return text === undefined || text === "" ? undefined : text;
       });
     }
+    case "offset":
+    case "page":
+      return compiled(undefined, undefined, [], compileCounted(paging));
     case "last_item": {
       const items = paging.items === undefined ? (body: unknown) => body : compileLookup(paging.items);
       const key = compileLookup(paging.key);
@@ -74,4 +88,45 @@ function compileLinkPath(path: string): RegExp {
     .split("/")
     .map((segment) => (segment === "*" ? "[A-Za-z0-9._~-]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
   return new RegExp(`^/${segments.join("/")}$`);
+}
+
+/** The largest offset or page number handed on: past it, paging stops rather than lose precision. */
+const MAX_COUNT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Offset paging: the next offset is the one sent (0 when none) plus the items returned. Page
+ * paging: the next page is the one sent (`first` when none) plus one. Both stop on an answer
+ * without an item list or with an empty one, on fewer items than the limit sent, when `more`
+ * is not `true`, or when the items seen reach `total`.
+ */
+function compileCounted(paging: Extract<Paging, { from: "offset" | "page" }>): (body: unknown, args: Readonly<Record<string, string>>) => string | undefined {
+  const items = paging.items === undefined ? (body: unknown) => body : compileLookup(paging.items);
+  const more = paging.more === undefined ? undefined : compileLookup(paging.more);
+  const total = paging.total === undefined ? undefined : compileLookup(paging.total);
+  const byPage = paging.from === "page";
+  const first = paging.from === "page" ? (paging.first ?? 1) : 0;
+  return (body, args) => {
+    const list = items(body);
+    if (!Array.isArray(list) || list.length === 0) return undefined;
+    if (more !== undefined && more(body) !== true) return undefined;
+    const limit = paging.limit ?? countArg(args, paging.limit_arg);
+    if (limit !== undefined && list.length < limit) return undefined;
+    const sent = countArg(args, paging.arg) ?? first;
+    const next = byPage ? sent + 1 : sent + list.length;
+    if (next > MAX_COUNT) return undefined;
+    if (total !== undefined) {
+      const count = total(body);
+      // With page numbers, the items seen so far are the pages sent times the limit.
+      const seen = byPage ? (limit === undefined ? undefined : (next - first) * limit) : next;
+      if (typeof count === "number" && seen !== undefined && seen >= count) return undefined;
+    }
+    return String(next);
+  };
+}
+
+/** A count arg's value as a whole number, or undefined when it was not given (or is not one). */
+function countArg(args: Readonly<Record<string, string>>, name: string | undefined): number | undefined {
+  if (name === undefined || !Object.hasOwn(args, name)) return undefined;
+  const value = args[name] as string;
+  return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
 }

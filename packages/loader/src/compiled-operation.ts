@@ -2,6 +2,7 @@ import {
   parsePathTemplate,
   splitTemplate,
   type Access,
+  type CredentialPlace,
   type JsonValue,
   type Manifest,
   type Method,
@@ -13,6 +14,7 @@ import {
 import { compileArgs, type CompiledArg } from "./compile-args.js";
 import { compileBase, type CompiledBase } from "./compile-base.js";
 import { compileBody, type BodyArgs } from "./compile-body.js";
+import { compileHeaders, type CompiledHeader } from "./compile-headers.js";
 import { compilePaging, type CompiledPaging } from "./compile-paging.js";
 import { compilePick, type PickAccessor } from "./compile-pick.js";
 import { compilePreview, type CompiledPreview } from "./compile-preview.js";
@@ -47,6 +49,12 @@ export interface CompiledOperation {
   readonly oauthAuthorization: string;
   /** The manifest's extra headers, as written. */
   readonly headers: readonly (readonly [string, string])[];
+  /** The op's own headers, templates of its args (`ops[].headers`). */
+  readonly opHeaders: readonly CompiledHeader[];
+  /** Where a personal token travels instead of `Authorization` (`auth.credential`), or undefined. */
+  readonly credential: CredentialPlace | undefined;
+  /** The `auth.hosts` name the op is sent to (`host`), or undefined for `base`. */
+  readonly host: string | undefined;
   /** Renders `body_json` with the args (an optional arg not given drops its key), or undefined without a body. */
   readonly renderBody: ((args: BodyArgs) => JsonValue) | undefined;
   /** The `confirm` template split into parts, for writes. */
@@ -72,8 +80,13 @@ export function compileOperation(
 ): CompiledOperation {
   const template = parsePathTemplate(operation.path);
   if (!template.ok) throw new Error(`unreachable: ${manifest.id} ${operation.id} path passed the schema`);
+  const hostUrl = operation.host === undefined ? undefined : manifest.auth.hosts?.[operation.host];
+  if (operation.host !== undefined && hostUrl === undefined) throw new Error(`unreachable: ${manifest.id} ${operation.id} host passed the schema`);
+  // A further host is fixed (no tenant): it takes the place of base for this op, pinned the same way.
+  if (hostUrl !== undefined) base = compileBase({ ...manifest.auth, base: hostUrl, tenant: undefined });
   const { origin, basePath } = base.fixed ?? templateParts(manifest.auth.base);
   const args = compileArgs(operation.args);
+  const types = new Map([...args.values()].map((arg) => [arg.name, arg.type]));
   return Object.freeze({
     integration: manifest.id,
     id: operation.id,
@@ -90,8 +103,10 @@ export function compileOperation(
     authorization: manifest.auth.authorization,
     oauthAuthorization: manifest.auth.oauth?.authorization ?? manifest.auth.authorization,
     headers: Object.freeze(Object.entries(manifest.auth.headers ?? {}).map((entry) => Object.freeze(entry))),
-    renderBody:
-      operation.body_json === undefined ? undefined : compileBody(operation.body_json, new Map([...args.values()].map((arg) => [arg.name, arg.type]))),
+    opHeaders: compileHeaders(operation.headers, types),
+    credential: manifest.auth.credential,
+    host: operation.host,
+    renderBody: operation.body_json === undefined ? undefined : compileBody(operation.body_json, types),
     confirm: operation.confirm,
     confirmParts: operation.confirm === undefined ? undefined : Object.freeze(splitTemplate(operation.confirm)),
     pick: operation.pick === undefined ? undefined : compilePick(operation.pick),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { authHostsSchema, credentialPlaceSchema } from "./auth-transport.js";
 import { baseUrlProblem } from "./base-url.js";
 import { ARG_NAME, dotPath, plainText, regexPattern, text } from "./field-schemas.js";
 import { headerNameProblem, headerValueProblem } from "./headers.js";
@@ -35,6 +36,10 @@ const authObjectFields = z.strictObject({
   identity: z.string().regex(OP_ID_PATTERN, "must name a read op of this manifest (namespace.verb)").optional(),
   /** Which picked fields of the identity op hold the account's id and display name; `id` and `name` when absent. */
   identity_fields: z.strictObject({ id: dotPath.optional(), name: dotPath.optional() }).optional(),
+  /** Where a personal token travels instead of `Authorization` (a named header or query parameter). */
+  credential: credentialPlaceSchema.optional(),
+  /** Further hosts by name, each pinned like `base`; an op names one with `host`. */
+  hosts: authHostsSchema.optional(),
 });
 
 export const authSchema = authObjectFields.check(rulesCheck(authRules));
@@ -50,6 +55,19 @@ function authRules(auth: z.infer<typeof authObjectFields>, issue: IssueSink): vo
   if (auth.identity_fields !== undefined && auth.identity === undefined)
     issue(["identity_fields"], 'names identity fields, so "identity" must name the op that answers them');
   if (auth.headers !== undefined) headerRules(auth.headers, issue);
+  if (auth.credential !== undefined) credentialRules(auth, usesPat, issue);
+}
+
+/** A credential place carries a personal token, and never under a name `headers` also sets. */
+function credentialRules(auth: z.infer<typeof authObjectFields>, usesPat: boolean, issue: IssueSink): void {
+  const credential = auth.credential as NonNullable<typeof auth.credential>;
+  if (!usesPat) issue(["credential"], 'places a personal token, so kind must be "pat" or "both" (an OAuth token travels as Authorization)');
+  if (credential.in === "header") {
+    const lower = credential.name.toLowerCase();
+    for (const name of Object.keys(auth.headers ?? {})) {
+      if (name.toLowerCase() === lower) issue(["credential", "name"], `is also set in auth.headers ("${name}")`);
+    }
+  }
 }
 
 function headerRules(headers: Readonly<Record<string, string>>, issue: IssueSink): void {

@@ -89,7 +89,9 @@ export { parsePathTemplate, type PathTemplate, type PathSegment, type QueryPair 
 export { splitTemplate, placeholderNames, PLACEHOLDER, type TemplatePart } from "./placeholders.js";
 export { canonicalJson } from "./canonical-json.js";
 export { deepFreeze } from "./deep-freeze.js";
-export { EXECUTOR_OWNED_HEADERS } from "./headers.js";
+export { EXECUTOR_OWNED_HEADERS, HOP_BY_HOP_HEADERS, hasControlCharacter } from "./headers.js";
+export { opHeadersSchema, isJsonHeaderTemplate, type OpHeaders } from "./op-headers.js";
+export { credentialPlaceSchema, authHostsSchema, HOST_NAME, type CredentialPlace, type AuthHosts } from "./auth-transport.js";
 export { manifestJsonSchema, MANIFEST_SCHEMA_ID } from "./json-schema.js";
 export { plainTextProblem } from "./plain-text.js";
 export { rulePredicateOf, refusedKeysOf, type RulePredicate, type IssueSink } from "./rule-checks.js";

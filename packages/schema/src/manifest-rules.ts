@@ -21,6 +21,7 @@ export function manifestRules(manifest: { readonly auth: Auth; readonly ops: rea
   }
   for (let index = 0; index < ops.length; index += 1) {
     const op = ops[index] as Operation;
+    if (op.host !== undefined || op.headers !== undefined) transportProblems(manifest.auth, op, index, issue);
     const cursor = op.page === undefined || op.page.from === "next_path" ? undefined : op.page.arg;
     if (cursor !== undefined && op.args?.[cursor]?.required === true && !continuedBy(ops, op.id)) {
       issue(
@@ -41,7 +42,22 @@ type Issue = IssueSink;
 
 /** The op another op's page token continues to, if any. */
 function nextOpOf(op: Operation): string | undefined {
-  return op.page === undefined || op.page.from === "next_path" ? undefined : op.page.next_op;
+  return op.page === undefined || !("next_op" in op.page) ? undefined : op.page.next_op;
+}
+
+/** An op's host is one of `auth.hosts`; its headers set no name that `auth.headers` or `auth.credential` sets. */
+function transportProblems(auth: Auth, op: Operation, index: number, issue: Issue): void {
+  if (op.host !== undefined && (auth.hosts === undefined || !Object.hasOwn(auth.hosts, op.host))) {
+    issue(["ops", index, "host"], `names no host of auth.hosts ("${op.host}")`);
+  }
+  if (op.headers === undefined) return;
+  const taken = new Map<string, string>();
+  for (const name of Object.keys(auth.headers ?? {})) taken.set(name.toLowerCase(), `auth.headers ("${name}")`);
+  if (auth.credential?.in === "header") taken.set(auth.credential.name.toLowerCase(), "auth.credential");
+  for (const name of Object.keys(op.headers)) {
+    const owner = taken.get(name.toLowerCase());
+    if (owner !== undefined) issue(["ops", index, "headers", name], `is already set by ${owner}`);
+  }
 }
 
 /** The op a rule names (rarely asked): the last one of that id, as a map built from the list would hold. */

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { ARG_TYPES, argTypeProblem, MAX_LIST_ITEMS } from "./arg-type.js";
 import { argShapeRules } from "./arg-shapes.js";
 import { ARG_NAME, DEFAULT_MAX_LENGTH, MAX_MAX_LENGTH, dotPath, plainText, regexPattern, text } from "./field-schemas.js";
+import { HOST_NAME } from "./auth-transport.js";
+import { opHeaderRules, opHeadersSchema } from "./op-headers.js";
 import { OP_ID_PATTERN, SCOPE_TOKEN } from "./patterns.js";
 import { forEachPathPlaceholder, pathPlaceholderAt, pathTemplateProblems } from "./path-template.js";
 import { pagingSchema, type Paging } from "./paging.js";
@@ -66,6 +68,10 @@ const operationFields = z.strictObject({
   preview: previewSchema.optional(),
   /** OAuth scopes asked, beyond `auth.oauth.scopes`, only when a grant includes this op. */
   scopes: z.array(z.string().min(1).regex(SCOPE_TOKEN, "must be a valid scope token")).min(1).max(50).optional(),
+  /** The op's own request headers, templates of its args (see op-headers). */
+  headers: opHeadersSchema.optional(),
+  /** A further host of `auth.hosts` the op is sent to instead of `base`. */
+  host: z.string().regex(HOST_NAME, "must name a host of auth.hosts").optional(),
 });
 
 export const operationSchema = operationFields.check(rulesCheck(operationRules));
@@ -103,6 +109,7 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
     bodyPlaceholderRules(operation.body_json, bodyArgs, issue, []);
   argShapeRules(operation, issue);
   if (operation.page !== undefined) pagingProblems(operation, pathHolds, issue);
+  if (operation.headers !== undefined) opHeaderRules(operation.headers, args, issue);
   for (const name in args) {
     const arg = args[name] as Arg;
     if (Object.hasOwn(args, name) && arg.enum !== undefined) enumRules(name, arg, arg.enum, issue);
@@ -229,6 +236,10 @@ function pagingProblems(
     }
     return;
   }
+  if (page.from === "offset" || page.from === "page") {
+    countedPagingProblems(operation, page, pathHolds, issue);
+    return;
+  }
   if (page.next_op !== undefined) {
     if (page.arg !== undefined) issue(["page", "arg"], `the cursor goes to ${page.next_op}'s own page.arg, so this op takes none: leave "arg" out`);
     return;
@@ -242,6 +253,33 @@ function pagingProblems(
     issue(["page", "arg"], `names no declared arg ("${name}")`);
     return;
   }
+  if (!argPlaced(operation, name, pathHolds)) issue(["page", "arg"], `{${name}} must fill a query value or a whole body leaf, where the cursor is sent`);
+}
+
+/** Offset and page-number paging: the cursor arg and the limit arg are declared, distinct and placed where they are sent. */
+function countedPagingProblems(
+  operation: { path: string; args?: Record<string, unknown> | undefined; body_json?: unknown },
+  page: Extract<Paging, { from: "offset" | "page" }>,
+  pathHolds: boolean,
+  issue: IssueSink,
+): void {
+  const fields: ["arg" | "limit_arg", string | undefined][] = [
+    ["arg", page.arg],
+    ["limit_arg", page.limit_arg],
+  ];
+  for (const [field, name] of fields) {
+    if (name === undefined) continue;
+    if (operation.args?.[name] === undefined) issue(["page", field], `names no declared arg ("${name}")`);
+    else if (!argPlaced(operation, name, pathHolds)) issue(["page", field], `{${name}} must fill a query value or a whole body leaf, where it is sent`);
+  }
+  if (page.limit_arg !== undefined && page.limit !== undefined)
+    issue(["page", "limit"], 'the page size is either sent by "limit_arg" or fixed by "limit", not both');
+  if (page.limit_arg !== undefined && page.limit_arg === page.arg)
+    issue(["page", "limit_arg"], "must be another arg than the one that carries the offset or page");
+}
+
+/** Whether the arg fills a query value of the path, or a string leaf of the body that is exactly `{name}`. */
+function argPlaced(operation: { path: string; body_json?: unknown }, name: string, pathHolds: boolean): boolean {
   let placed = false;
   if (pathHolds) {
     forEachPathPlaceholder(operation.path, (placeholder, inQuery) => {
@@ -254,7 +292,7 @@ function pagingProblems(
       if (leaf === whole) placed = true;
     });
   }
-  if (!placed) issue(["page", "arg"], `{${name}} must fill a query value or a whole body leaf, where the cursor is sent`);
+  return placed;
 }
 
 /**

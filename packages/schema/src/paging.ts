@@ -41,6 +41,14 @@ const LINK_PATH = /^(?:\/(?:[A-Za-z0-9._~-]+|\*))+$/;
  *   name (Microsoft Graph's `@odata.nextLink`); exactly one of the two is given.
  * Paths are read in the raw answer, before `pick`.
  *
+ * - `offset`: the next offset is the request's offset (`arg`, 0 when not given) plus the items
+ *   the answer returned, at `items` (the body itself when absent);
+ * - `page`: the next page number is the request's (`arg`, `first` when not given, 1 by default)
+ *   plus one.
+ *   Both stop on an empty page, on fewer items than the page size (the request's `limit_arg`
+ *   value, or `limit`, the size fixed in the path), when the
+ *   value at `more` is not `true`, or when the next offset reaches the number at `total`.
+ *
  * `next_op` (with `link`, `body` or `last_item`) names another read of the same manifest
  * that takes the cursor in its own `page.arg`: the page token then runs that op, and
  * `arg` is left out (the op itself takes no cursor).
@@ -59,6 +67,25 @@ export const pagingSchema = z.discriminatedUnion("from", [
   }),
   z.strictObject({ from: z.literal("body"), arg: arg.optional(), cursor: dotPath, more: dotPath.optional(), next_op: nextOp.optional() }),
   z.strictObject({ from: z.literal("last_item"), arg: arg.optional(), items: dotPath.optional(), key: dotPath, more: dotPath, next_op: nextOp.optional() }),
+  z.strictObject({
+    from: z.literal("offset"),
+    arg,
+    limit_arg: arg.optional(),
+    limit: z.number().int().min(1).max(10000).optional(),
+    items: dotPath.optional(),
+    more: dotPath.optional(),
+    total: dotPath.optional(),
+  }),
+  z.strictObject({
+    from: z.literal("page"),
+    arg,
+    limit_arg: arg.optional(),
+    limit: z.number().int().min(1).max(10000).optional(),
+    first: z.number().int().min(0).max(1).optional(),
+    items: dotPath.optional(),
+    more: dotPath.optional(),
+    total: dotPath.optional(),
+  }),
   z.strictObject({ from: z.literal("next_path"), path: dotPath.optional(), top_key: topKey.optional(), more: dotPath.optional() }),
 ]);
 

@@ -87,7 +87,7 @@ describe("page (a list op's pagination)", () => {
     expect(issues(withPage({ from: "link", arg: "cursor", query_key: "page", link_paths: ["/repositories/*/issues"] }))).toEqual([]);
     expect(issues(withPage({ from: "link", arg: "cursor", query_key: "page", link_paths: ["repositories/*"] }))[0]?.path).toBe("ops[0].page.link_paths[0]");
     expect(issues(withPage({ from: "link", arg: "cursor", query_key: "page", link_paths: ["/a/**/b"] }))[0]?.path).toBe("ops[0].page.link_paths[0]");
-    expect(issues(withPage({ from: "offset", arg: "cursor" }))[0]?.path).toBe("ops[0].page.from");
+    expect(issues(withPage({ from: "header", arg: "cursor" }))[0]?.path).toBe("ops[0].page.from");
     expect(issues(withPage({ from: "link", arg: "cursor", query_key: "page" }, { access: "write", confirm: "Do it" }))).toEqual([
       { path: "ops[0].page", message: "only a read op pages" },
     ]);

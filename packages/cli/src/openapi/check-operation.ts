@@ -419,6 +419,13 @@ function checkPaging(spec: SpecOperation, op: Operation, parameter: (place: stri
     if (page.more !== undefined) exists("more", page.more, schemas);
     return;
   }
+  if (page.from === "offset" || page.from === "page") {
+    // The items counted, the "more" flag and the total are read from the answer: each must be in it.
+    if (page.items !== undefined) exists("items", page.items, schemas);
+    if (page.more !== undefined) exists("more", page.more, schemas);
+    if (page.total !== undefined) exists("total", page.total, schemas);
+    return;
+  }
   exists("more", page.more, schemas);
   const items = page.items === undefined ? { found: true as const, schemas, free: false } : exists("items", page.items, schemas);
   if (items.found && !items.free) exists("key", page.key, items.schemas);

@@ -340,6 +340,22 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
     const hasMore = await check(acme([{ ...list, page: { from: "next_path", top_key: "has_more" } }]), ACME);
     expect(hasMore.out).toContain("ok        things.list");
   });
+
+  it("checks offset and page-number paging: the items counted, the more flag and the total are in the response", async () => {
+    const paged = (page: Record<string, unknown>): Op => ({
+      ...list,
+      path: `${list.path}&after={after}`,
+      args: { ...list.args, after: { max_length: 64 } },
+      page,
+    });
+    const good = await check(acme([paged({ from: "offset", arg: "after", limit: 20, items: "data", more: "has_more" })]), ACME);
+    expect(good.out).toContain("ok        things.list");
+    expect(good.code).toBe(0);
+    const bad = await check(acme([paged({ from: "page", arg: "after", items: "results", total: "total_count" })]), ACME);
+    expect(bad.code).toBe(1);
+    expect(line(bad.out, "things.list")).toContain('page.items "results" is not in the success response');
+    expect(line(bad.out, "things.list")).toContain('page.total "total_count" is not in the success response');
+  });
 });
 
 describe("integrations openapi check sends a typed arg as its JSON type (Microsoft Search, in Graph's description)", () => {

@@ -13,7 +13,7 @@ const op = (manifest: { ops: Json[] }, index: number) => manifest.ops[index] as 
 export const refusedCases: [string, (m: MutableManifest) => void, string, RegExp][] = [
   ["an unknown top-level key", (m) => void (m.extra = 1), "$", /unknown key "extra"/],
   ["an unknown auth key", (m) => void (m.auth.scope = "x"), "auth", /unknown key "scope"/],
-  ["an unknown op key", (m) => void (op(m, 1).headers = {}), "ops[1]", /unknown key "headers"/],
+  ["an unknown op key", (m) => void (op(m, 1).timeout_ms = {}), "ops[1]", /unknown key "timeout_ms"/],
   ["schema 2", (m) => void (m.schema = 2), "schema", /1/],
   ["an uppercase id", (m) => void (m.id = "Example"), "id", /lowercase slug/],
   ["an id over 40 characters", (m) => void (m.id = "a".repeat(41)), "id", /40/],
