@@ -97,23 +97,31 @@ const MAX_COUNT = Number.MAX_SAFE_INTEGER;
  * Offset paging: the next offset is the one sent (0 when none) plus the items returned. Page
  * paging: the next page is the one sent (`first` when none) plus one. Both stop on an answer
  * without an item list or with an empty one, on fewer items than the limit sent, when `more`
- * is not `true`, or when the items seen reach `total`.
+ * is not `true`, when `last` is `true`, when the items seen reach `total`, or when the pages
+ * sent reach `total_pages`.
  */
 function compileCounted(paging: Extract<Paging, { from: "offset" | "page" }>): (body: unknown, args: Readonly<Record<string, string>>) => string | undefined {
   const items = paging.items === undefined ? (body: unknown) => body : compileLookup(paging.items);
   const more = paging.more === undefined ? undefined : compileLookup(paging.more);
   const total = paging.total === undefined ? undefined : compileLookup(paging.total);
+  const last = paging.last === undefined ? undefined : compileLookup(paging.last);
+  const totalPages = paging.from === "page" && paging.total_pages !== undefined ? compileLookup(paging.total_pages) : undefined;
   const byPage = paging.from === "page";
   const first = paging.from === "page" ? (paging.first ?? 1) : 0;
   return (body, args) => {
     const list = items(body);
     if (!Array.isArray(list) || list.length === 0) return undefined;
     if (more !== undefined && more(body) !== true) return undefined;
+    if (last !== undefined && last(body) === true) return undefined;
     const limit = paging.limit ?? countArg(args, paging.limit_arg);
     if (limit !== undefined && list.length < limit) return undefined;
     const sent = countArg(args, paging.arg) ?? first;
     const next = byPage ? sent + 1 : sent + list.length;
     if (next > MAX_COUNT) return undefined;
+    if (totalPages !== undefined) {
+      const pages = totalPages(body);
+      if (typeof pages === "number" && sent - first + 1 >= pages) return undefined;
+    }
     if (total !== undefined) {
       const count = total(body);
       // With page numbers, the items seen so far are the pages sent times the limit.

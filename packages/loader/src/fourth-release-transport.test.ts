@@ -182,6 +182,31 @@ const cases: [string, (manifest: Json) => void, string, RegExp][] = [
   ["page paging with first 2", (m) => void (withOffsetArgs(m).page = { from: "page", arg: "page", first: 2 }), "ops[0].page.first", /./],
 ];
 
+describe("offset and page paging stop rules from the answer", () => {
+  const pagingOf = (page: Json) =>
+    load((manifest) => {
+      withOffsetArgs(manifest).page = page;
+    }).operation("example", "repos.list")?.paging;
+
+  it("stops when `last` is true (Jira's isLast), whatever the count", () => {
+    const paging = pagingOf({ from: "offset", arg: "page", items: "values", last: "isLast" });
+    expect(paging?.cursorFromCount?.({ values: [1, 2], isLast: false }, { page: "50" })).toBe("52");
+    expect(paging?.cursorFromCount?.({ values: [1, 2], isLast: true }, {})).toBeUndefined();
+  });
+
+  it("stops when the page sent reaches `total_pages` (Cloudflare's result_info)", () => {
+    const paging = pagingOf({ from: "page", arg: "page", items: "result", total_pages: "result_info.total_pages" });
+    expect(paging?.cursorFromCount?.({ result: [1], result_info: { total_pages: 3 } }, {})).toBe("2");
+    expect(paging?.cursorFromCount?.({ result: [1], result_info: { total_pages: 3 } }, { page: "2" })).toBe("3");
+    expect(paging?.cursorFromCount?.({ result: [1], result_info: { total_pages: 3 } }, { page: "3" })).toBeUndefined();
+  });
+
+  it("without a page size, a short page still goes on while the answer's own signal says more", () => {
+    const paging = pagingOf({ from: "offset", arg: "page", items: "incidents", more: "more" });
+    expect(paging?.cursorFromCount?.({ incidents: [1], more: true }, { page: "25" })).toBe("26");
+  });
+});
+
 describe("fourth-release transport fields refused with file and JSON path", () => {
   it.each(cases)("%s", (_name, mutate, path, message) => {
     const issues = refused(mutate);

@@ -46,8 +46,10 @@ const LINK_PATH = /^(?:\/(?:[A-Za-z0-9._~-]+|\*))+$/;
  * - `page`: the next page number is the request's (`arg`, `first` when not given, 1 by default)
  *   plus one.
  *   Both stop on an empty page, on fewer items than the page size (the request's `limit_arg`
- *   value, or `limit`, the size fixed in the path), when the
- *   value at `more` is not `true`, or when the next offset reaches the number at `total`.
+ *   value, or `limit`, the size fixed in the path), when the value at `more` is not `true`,
+ *   when the value at `last` is `true` (Jira's `isLast`), when the items seen reach the number
+ *   at `total`, or (pages) when the page sent reaches the number at `total_pages`. Declare
+ *   `limit` only where the provider gives no such signal: a documented page may be short.
  *
  * `next_op` (with `link`, `body` or `last_item`) names another read of the same manifest
  * that takes the cursor in its own `page.arg`: the page token then runs that op, and
@@ -74,6 +76,7 @@ export const pagingSchema = z.discriminatedUnion("from", [
     limit: z.number().int().min(1).max(10000).optional(),
     items: dotPath.optional(),
     more: dotPath.optional(),
+    last: dotPath.optional(),
     total: dotPath.optional(),
   }),
   z.strictObject({
@@ -84,7 +87,9 @@ export const pagingSchema = z.discriminatedUnion("from", [
     first: z.number().int().min(0).max(1).optional(),
     items: dotPath.optional(),
     more: dotPath.optional(),
+    last: dotPath.optional(),
     total: dotPath.optional(),
+    total_pages: dotPath.optional(),
   }),
   z.strictObject({ from: z.literal("next_path"), path: dotPath.optional(), top_key: topKey.optional(), more: dotPath.optional() }),
 ]);

@@ -423,7 +423,9 @@ function checkPaging(spec: SpecOperation, op: Operation, parameter: (place: stri
     // The items counted, the "more" flag and the total are read from the answer: each must be in it.
     if (page.items !== undefined) exists("items", page.items, schemas);
     if (page.more !== undefined) exists("more", page.more, schemas);
+    if (page.last !== undefined) exists("last", page.last, schemas);
     if (page.total !== undefined) exists("total", page.total, schemas);
+    if (page.from === "page" && page.total_pages !== undefined) exists("total_pages", page.total_pages, schemas);
     return;
   }
   exists("more", page.more, schemas);
