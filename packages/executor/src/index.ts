@@ -21,3 +21,4 @@ export {
 export { buildMessage, type BuildMessageResult } from "./build-message.js";
 export { pathArgProblem } from "./path-arg.js";
 export type { ArgValues } from "./check-args.js";
+export { fileBytesOf, type FileResult } from "./file-result.js";

@@ -11,6 +11,7 @@ import type { PageSigner } from "./page-token.js";
 import { failureIn2xx, withProviderDetails } from "./provider-failure.js";
 import { errorEnvelope, okEnvelope, type Envelope, type EnvelopeError } from "./envelope.js";
 import { failure } from "./failure.js";
+import { attachFileBytes, fileResult } from "./file-result.js";
 import { mapStatus } from "./map-status.js";
 import { mapTransportError, mapWriteTransportError } from "./map-transport-error.js";
 import type { PreparedRequest } from "./prepare-request.js";
@@ -106,6 +107,11 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
         ? await readAnnouncedBody(body, length, reader, deadline.signal)
         : await readBody(body, limit, reader, deadline.signal);
     if (!read.ok) return fail(tooLarge(read.bytesRead, options.maxResponseBytes, request, statusCode));
+    if (operation.result === "file") {
+      // A download: the bytes as they came, never parsed; the envelope says what they are.
+      const envelope = okEnvelope(name, statusCode, fileResult(read.bytes, headers, request.path), undefined);
+      return { envelope: attachFileBytes(envelope, read.bytes), retryable: false };
+    }
     const parsed = parseBody(read.bytes, single(headers["content-type"]), operation.pick !== undefined);
     const badResponse = (message: string) =>
       fail(failure("bad_response", `${context.service} answered ${statusCode}, but ${message}`, context, { http_status: statusCode }));

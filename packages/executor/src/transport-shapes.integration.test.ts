@@ -1,4 +1,8 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createExecutor } from "./create-executor.js";
+import { fileBytesOf } from "./file-result.js";
+import { fourthReleaseRegistry } from "./test-support/fourth-release-registry.js";
 import { startFourthReleaseHarness, type FourthReleaseHarness } from "./test-support/fourth-release-harness.js";
 import { API_HOST, CONTENT_HOST, QUERY_HOST } from "./test-support/fourth-release-registry.js";
 
@@ -202,5 +206,48 @@ describe("offset and page-number paging", () => {
       harness.server.handle((_request, reply) => reply.send(answer));
       expect(await harness.executor.run(items)).not.toHaveProperty("next_page");
     }
+  });
+});
+
+describe("result: file (a download)", () => {
+  const download = { integration: "transport", op: "files.download", args: { path: "/Homework/math/Prime_Numbers.txt" }, credential };
+  const bytes = Buffer.from(Array.from({ length: 512 }, (_, index) => index % 256));
+
+  it("answers the file's name, size, type and SHA-256, and keeps the exact bytes beside the envelope, never in it", async () => {
+    harness.content.handle((_request, reply) =>
+      reply.header("content-type", "application/octet-stream").header("content-disposition", 'attachment; filename="Prime_Numbers.txt"').send(bytes),
+    );
+    const envelope = await harness.executor.run(download);
+    expect(envelope).toMatchObject({
+      status: "ok",
+      data: {
+        name: "Prime_Numbers.txt",
+        size: 512,
+        content_type: "application/octet-stream",
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+      },
+    });
+    expect(fileBytesOf(envelope)?.equals(bytes)).toBe(true);
+    expect(JSON.stringify(envelope).length).toBeLessThan(400);
+    expect(harness.content.requests[0]).toMatchObject({ method: "POST", url: "/2/files/download" });
+    expect(harness.content.requests[0]?.headers["dropbox-api-arg"]).toBe('{"path":"/Homework/math/Prime_Numbers.txt"}');
+  });
+
+  it.each([
+    ['attachment; filename="../../etc/passwd"', ".._.._etc_passwd"],
+    ["attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf", "résumé.pdf"],
+    ["attachment; filename*=UTF-8''a%0D%0Ab%5C.txt", "a__b_.txt"],
+    ['attachment; filename=".."', "download"],
+  ])("a provider's file name (%s) is a label, never a path", async (disposition, name) => {
+    harness.content.handle((_request, reply) => reply.header("content-disposition", disposition).send(bytes));
+    expect(await harness.executor.run(download)).toMatchObject({ status: "ok", data: { name } });
+  });
+
+  it("a file over the response cap is response_too_large, and no bytes are kept", async () => {
+    const small = createExecutor({ registry: fourthReleaseRegistry(), dispatcher: harness.dispatcher, limits: { maxResponseBytes: 256 } });
+    harness.content.handle((_request, reply) => reply.send(bytes));
+    const envelope = await small.run(download);
+    expect(envelope).toMatchObject({ status: "error", error: { code: "response_too_large" } });
+    expect(fileBytesOf(envelope)).toBeUndefined();
   });
 });

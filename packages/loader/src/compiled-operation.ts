@@ -53,6 +53,8 @@ export interface CompiledOperation {
   readonly opHeaders: readonly CompiledHeader[];
   /** Where a personal token travels instead of `Authorization` (`auth.credential`), or undefined. */
   readonly credential: CredentialPlace | undefined;
+  /** `file` for a read whose answer is a file's bytes (`result`), else undefined. */
+  readonly result: "file" | undefined;
   /** The `auth.hosts` name the op is sent to (`host`), or undefined for `base`. */
   readonly host: string | undefined;
   /** Renders `body_json` with the args (an optional arg not given drops its key), or undefined without a body. */
@@ -106,6 +108,7 @@ export function compileOperation(
     opHeaders: compileHeaders(operation.headers, types),
     credential: manifest.auth.credential,
     host: operation.host,
+    result: operation.result,
     renderBody: operation.body_json === undefined ? undefined : compileBody(operation.body_json, types),
     confirm: operation.confirm,
     confirmParts: operation.confirm === undefined ? undefined : Object.freeze(splitTemplate(operation.confirm)),

@@ -179,6 +179,17 @@ const cases: [string, (manifest: Json) => void, string, RegExp][] = [
     "ops[0].args.page.required",
     /must be optional/,
   ],
+  ["a file result on a read with pick", (m) => void (list(m).result = "file"), "ops[0].pick", /no pick/],
+  [
+    "a file result on a write",
+    (m) => {
+      const write = m.ops.find((op: Json) => op.access === "write");
+      write.result = "file";
+    },
+    "ops[2].result",
+    /only a read answers a file/,
+  ],
+  ["an unknown result kind", (m) => void (list(m).result = "stream"), "ops[0].result", /./],
   ["page paging with first 2", (m) => void (withOffsetArgs(m).page = { from: "page", arg: "page", first: 2 }), "ops[0].page.first", /./],
 ];
 

@@ -70,6 +70,11 @@ const operationFields = z.strictObject({
   scopes: z.array(z.string().min(1).regex(SCOPE_TOKEN, "must be a valid scope token")).min(1).max(50).optional(),
   /** The op's own request headers, templates of its args (see op-headers). */
   headers: opHeadersSchema.optional(),
+  /**
+   * `file`: a read whose answer is a file's bytes (a download). The executor reads at most its
+   * response cap and answers the file's name, size, type and SHA-256; the sidecar keeps the bytes.
+   */
+  result: z.enum(["file"]).optional(),
   /** A further host of `auth.hosts` the op is sent to instead of `base`. */
   host: z.string().regex(HOST_NAME, "must name a host of auth.hosts").optional(),
 });
@@ -110,6 +115,11 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
   argShapeRules(operation, issue);
   if (operation.page !== undefined) pagingProblems(operation, pathHolds, issue);
   if (operation.headers !== undefined) opHeaderRules(operation.headers, args, issue);
+  if (operation.result === "file") {
+    if (operation.access !== "read") issue(["result"], "only a read answers a file (a download)");
+    if (operation.page !== undefined) issue(["result"], "a file answer is one file: it does not page");
+    if (operation.pick !== undefined) issue(["pick"], "a file answer is bytes, not JSON: it has no pick");
+  }
   for (const name in args) {
     const arg = args[name] as Arg;
     if (Object.hasOwn(args, name) && arg.enum !== undefined) enumRules(name, arg, arg.enum, issue);

@@ -61,6 +61,17 @@ export const transportManifest = {
       path: "/list",
       page: { from: "next_path", path: "next" },
     },
+    {
+      id: "files.download",
+      label,
+      access: "read",
+      method: "POST",
+      host: "content",
+      path: "/files/download",
+      args: { path: { required: true, max_length: 1000 } },
+      headers: { "Dropbox-API-Arg": '{"path":"{path}"}' },
+      result: "file",
+    },
     { id: "content.get", label, access: "read", method: "GET", host: "content", path: "/get/{id}", args: { id: { required: true } } },
   ],
 };
