@@ -1,3 +1,4 @@
+import { FileStore } from "./files/file-store.js";
 import { randomBytes } from "node:crypto";
 import { createHardenedDispatcher } from "@eleven-integrations/executor";
 import { openApproval, ready, receiptKeysFor, toBase64Url } from "@eleven-integrations/grants";
@@ -72,6 +73,7 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
       inFlight,
       readiness,
       receiptKeys: receiptKeysNow,
+      files: config.filesDir === undefined ? undefined : new FileStore({ dir: config.filesDir }),
     },
   });
 

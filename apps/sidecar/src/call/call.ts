@@ -1,4 +1,5 @@
 import type { RunArgs } from "@eleven-integrations/schema";
+import type { FileStore } from "../files/file-store.js";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { keyedArgsDigest, type Approval, type CheckedConfirmation, type Grant, type GrantAccount, type KeyPair } from "@eleven-integrations/grants";
@@ -23,6 +24,8 @@ export interface CallContext {
   receiptKeys: () => KeyPair;
   /** This bot's `openApproval`, bound to its keys and trusted members (throws `GrantError`). */
   openApproval: (sealed: string) => Approval;
+  /** The sidecar's file folder, where a download's bytes are kept; absent, they are not kept. */
+  files?: FileStore | undefined;
 }
 
 /** What the audit line says about a call besides its outcome; `null` where the call never learned it. */

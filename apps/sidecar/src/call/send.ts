@@ -1,5 +1,6 @@
 import type { RunArgs } from "@eleven-integrations/schema";
-import type { Envelope, RunRequest } from "@eleven-integrations/executor";
+import { fileBytesOf, type Envelope, type EnvelopeError, type RunRequest } from "@eleven-integrations/executor";
+import type { StoredFileMeta } from "../files/file-store.js";
 import { startedAuditRecord } from "../audit/audit-record.js";
 import { elapsedMs, type AdmittedCall } from "./call.js";
 
@@ -41,7 +42,27 @@ export async function send(call: AdmittedCall, read?: SideRead): Promise<Envelop
   const { grant } = call;
   const request = providerRequest(call, read);
   if (read === undefined && call.operation.access === "write") await writeStarted(call);
-  return call.snapshot.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } });
+  const envelope = await call.snapshot.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } });
+  return keepFile(call, envelope);
+}
+
+/** A download's bytes go to the sidecar's file folder; the bot gets only their metadata (the envelope's data). */
+async function keepFile(call: AdmittedCall, envelope: Envelope): Promise<Envelope> {
+  const bytes = fileBytesOf(envelope);
+  const store = call.context.files;
+  if (bytes === undefined || store === undefined || envelope.status !== "ok") return envelope;
+  try {
+    await store.put(envelope.data as StoredFileMeta, bytes);
+    return envelope;
+  } catch {
+    const error: EnvelopeError = {
+      code: "response_too_large",
+      message: "the file could not be kept in the sidecar's file folder (too large for it, or the disk refused it)",
+      http_status: envelope.http_status,
+      next_action: "Ask for a smaller file, or free room in the sidecar's home folder.",
+    };
+    return { status: "error", integration: envelope.integration, op: envelope.op, error };
+  }
 }
 
 async function writeStarted(call: AdmittedCall): Promise<void> {

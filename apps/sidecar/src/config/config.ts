@@ -43,6 +43,13 @@ export interface SidecarConfig {
    */
   receiptKeys?: KeyPair;
   /**
+   * The folder files are kept in: what a `result: "file"` read downloads (and the uploads a
+   * later run names by `sha256`), mode 0600, removed after an hour, at most 256 MiB in all.
+   * `startSidecar` puts it in the home folder (`files/`); without it, a download answers its
+   * metadata and its bytes are not kept.
+   */
+  filesDir?: string;
+  /**
    * Rotate the audit log when a line would take it past this many bytes: it is renamed
    * `<auditFile>.<UTC time>` and a fresh file continues the hash chain. Default: never.
    */

@@ -30,6 +30,8 @@ export interface SidecarFiles {
   registryCacheFile: string;
   /** The newest registry release ever run, mode 0600 (when following a broker). */
   registryHighWaterFile: string;
+  /** Downloaded (and uploaded) files under their SHA-256, each 0600, in a 0700 folder. */
+  filesDir: string;
 }
 
 /** `~/.eleven-sidecar`, where a sidecar keeps its files unless told otherwise. */
@@ -54,5 +56,6 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     approvalFile: join(dir, "approvals.log"),
     registryCacheFile: join(dir, "registry-release.json"),
     registryHighWaterFile: join(dir, "registry-high-water"),
+    filesDir: join(dir, "files"),
   };
 }

@@ -145,6 +145,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     auditCheckpointFile: files.auditCheckpointFile,
     auditKey,
     receiptKeys,
+    filesDir: files.filesDir,
     replayFile: files.replayFile,
     revocationFile: files.revocationFile,
     outcomeFile: files.outcomeFile,
