@@ -14,6 +14,7 @@ import { PageSigner } from "./page-token.js";
 import { prepareRequest } from "./prepare-request.js";
 import { runWithRetries } from "./run-with-retries.js";
 import { sendOnce } from "./send-once.js";
+import { withoutCredential } from "./without-credential.js";
 
 /** One run of one op, as the sidecar asks for it. */
 export interface RunRequest {
@@ -111,7 +112,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const deadline = deadlines.start();
     try {
       const attempt = { dispatcher: dispatcher(), headers, deadline, budget, maxResponseBytes: limits.maxResponseBytes, pages, credentialQuery };
-      const envelope = await runWithRetries(operation, limits.retries, deadline, () => sendOnce(prepared.request, attempt));
+      let envelope = await runWithRetries(operation, limits.retries, deadline, () => sendOnce(prepared.request, attempt));
+      // A token that travels in the URL may come back in the answer or in the provider's error words: never passed on.
+      if (credentialQuery !== undefined) envelope = withoutCredential(envelope, credentialQuery.token);
       return fitResult(envelope, limits.maxResultBytes, context);
     } finally {
       deadline.clear();

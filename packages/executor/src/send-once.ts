@@ -148,32 +148,12 @@ export async function sendOnce(request: PreparedRequest, options: AttemptOptions
     }
     const projected = projectBody(parsed, operation.pick);
     if (!projected.ok) return badResponse(projected.message);
-    const data = options.credentialQuery === undefined ? projected.data : withoutCredential(projected.data, options.credentialQuery.token);
-    return { envelope: okEnvelope(name, statusCode, data, nextPage), retryable: false };
+    return { envelope: okEnvelope(name, statusCode, projected.data, nextPage), retryable: false };
   } catch (error) {
     return transportFailure(error);
   } finally {
     reader.close();
   }
-}
-
-/** Shown instead of a query credential a provider echoed into its answer (in a URL it returns, say). */
-export const CREDENTIAL_REDACTED = "[credential]";
-
-/** The answer with every occurrence of a query credential in its strings replaced: a URL that travels with the token may come back in the answer. */
-function withoutCredential<T>(data: T, token: string): T {
-  const redact = (value: unknown): unknown => {
-    if (typeof value === "string") return value.includes(token) ? value.split(token).join(CREDENTIAL_REDACTED) : value;
-    if (Array.isArray(value)) return value.map(redact);
-    if (value !== null && typeof value === "object") {
-      const out = Object.create(null) as Record<string, unknown>;
-      for (const key of Object.keys(value)) out[redact(key) as string] = redact((value as Record<string, unknown>)[key]);
-      return out;
-    }
-    return value;
-  };
-  // Most answers hold no copy of it: checked once before any copy is made.
-  return JSON.stringify(data).includes(token) ? (redact(data) as T) : data;
 }
 
 /** The path with the credential's query pair added last. */

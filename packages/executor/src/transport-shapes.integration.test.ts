@@ -115,6 +115,13 @@ describe("auth.credential", () => {
     expect(JSON.stringify(envelope)).not.toContain(TOKEN);
   });
 
+  it("a provider's error words that quote the request URL have the query credential replaced", async () => {
+    harness.server.handle((request, reply) => reply.code(400).send({ message: `Bad request for https://${QUERY_HOST}${request.url}` }));
+    const envelope = await harness.executor.run({ integration: "querytoken", op: "me.get", credential });
+    expect(envelope).toMatchObject({ status: "error", error: { provider: { message: expect.stringContaining("circle-token=[credential]") } } });
+    expect(JSON.stringify(envelope)).not.toContain(TOKEN);
+  });
+
   it("an OAuth token still travels as Authorization", async () => {
     await harness.executor.run({ integration: "querytoken", op: "me.get", credential: { token: TOKEN, kind: "oauth" } });
     const [request] = harness.server.requests;

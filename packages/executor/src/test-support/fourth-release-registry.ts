@@ -89,6 +89,7 @@ export const queryTokenManifest = {
     pat_help: "https://example.com/tokens",
     credential: { in: "query", name: "circle-token" },
   },
+  errors: { message: ["message"] },
   ops: [
     { id: "me.get", label, access: "read", method: "GET", path: "/me?verbose={verbose}", args: { verbose: { enum: ["true"] } } },
     { id: "pipelines.list", label, access: "read", method: "GET", path: "/pipeline", page: { from: "next_path", path: "next" } },
