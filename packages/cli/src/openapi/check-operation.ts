@@ -23,6 +23,7 @@ export type MismatchRule =
   | "operation"
   | "host"
   | "query-key"
+  | "header"
   | "body-key"
   | "body-encoding"
   | "enum"
@@ -53,11 +54,13 @@ export function checkOperation(document: OpenApiDocument, manifest: Manifest, op
   const parsed = parsePathTemplate(op.path);
   if (!parsed.ok)
     return { operation: undefined, mismatches: [{ rule: "operation", subject: op.path, message: `path does not parse: ${parsed.problems.join("; ")}` }] };
+  // An op on a further host (`auth.hosts`) is served from there; every other op from base.
+  const opBase = (op.host === undefined ? undefined : manifest.auth.hosts?.[op.host]) ?? manifest.auth.base;
   // A tenant base (`https://{subdomain}.zendesk.com/api/v2`) is parsed with a valid label in the placeholder's stead.
-  const tenant = parseTenantTemplate(manifest.auth.base, 1);
-  const base = new URL(tenant.ok ? tenant.probe : manifest.auth.base);
+  const tenant = parseTenantTemplate(opBase, 1);
+  const base = new URL(tenant.ok ? tenant.probe : opBase);
   const tenantHost = tenant.ok && tenant.placeholders.some((placeholder) => placeholder.place === "host");
-  const basePathTemplate = manifest.auth.base.slice("https://".length).replace(/^[^/]*/, "");
+  const basePathTemplate = opBase.slice("https://".length).replace(/^[^/]*/, "");
   const baseSegments = basePathTemplate
     .split("/")
     .filter((segment) => segment !== "")
@@ -97,7 +100,7 @@ export function checkOperation(document: OpenApiDocument, manifest: Manifest, op
       return origin.startsWith("https://") && host.endsWith(suffix) && host.split(".").length === labels;
     });
     if (origins.length > 0 && !served)
-      add("host", manifest.auth.base, `the spec serves ${spec.method} ${spec.path} from ${origins.join(", ")}, not a host of the form ${manifest.auth.base}`);
+      add("host", opBase, `the spec serves ${spec.method} ${spec.path} from ${origins.join(", ")}, not a host of the form ${opBase}`);
   } else if (origins.length > 0 && !origins.includes(base.origin)) {
     add("host", base.origin, `the spec serves ${spec.method} ${spec.path} from ${origins.join(", ")}, not ${base.origin}`);
   }
@@ -150,6 +153,16 @@ export function checkOperation(document: OpenApiDocument, manifest: Manifest, op
   }
 
   const headers = new Set(Object.keys(manifest.auth.headers ?? {}).map((name) => name.toLowerCase()));
+  // The op's own headers and a credential that travels under its own name are sent too.
+  for (const name of Object.keys(op.headers ?? {})) {
+    headers.add(name.toLowerCase());
+    if (!spec.parameters.some((item) => item.in === "header" && String(item.name).toLowerCase() === name.toLowerCase())) {
+      add("header", name, `header "${name}" is not a parameter of ${spec.method} ${spec.path}`);
+    }
+  }
+  const credential = manifest.auth.credential;
+  if (credential?.in === "header") headers.add(credential.name.toLowerCase());
+  if (credential?.in === "query") sentQuery.add(credential.name);
   for (const item of spec.parameters) {
     if (item.required !== true) continue;
     const name = String(item.name);

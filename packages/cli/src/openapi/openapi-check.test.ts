@@ -341,6 +341,22 @@ describe("integrations openapi check on a YAML spec with $refs and a base path",
     expect(hasMore.out).toContain("ok        things.list");
   });
 
+  it("counts an op's own headers as sent, and names one the spec does not declare", async () => {
+    const withHeader: Op = { ...create, headers: { "Acme-Account": "{plan}" } };
+    const sent = await check(acme([withHeader]), ACME);
+    expect(line(sent.out, "things.create")).not.toContain('required header "Acme-Account" is not sent');
+    const unknown = await check(acme([{ ...withHeader, headers: { "Acme-Account": "a", "X-Unknown": "b" } }]), ACME);
+    expect(line(unknown.out, "things.create")).toContain('header "X-Unknown" is not a parameter of POST /things');
+  });
+
+  it("checks an op on a further host against that host, not base", async () => {
+    const manifest = acme([{ ...list, host: "content" }]);
+    (manifest.auth as Record<string, unknown>).hosts = { content: "https://content.acme.example/v2" };
+    const result = await check(manifest, ACME);
+    expect(line(result.out, "things.list")).toContain("not https://content.acme.example");
+    expect((await check(acme([list]), ACME)).out).toContain("ok        things.list");
+  });
+
   it("checks offset and page-number paging: the items counted, the more flag and the total are in the response", async () => {
     const paged = (page: Record<string, unknown>): Op => ({
       ...list,
