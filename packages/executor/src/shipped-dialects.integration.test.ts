@@ -75,28 +75,14 @@ const WHOLE_LISTS = new Set([
   "salesforce records.search",
 ]);
 /**
- * Lists a provider pages by page number or item offset alone, with no cursor, link or next
- * page in the answer (ClickUp's tasks: `page=0,1,...`, 100 a page, `last_page` beside the
- * tasks; Box's search and a file's comments: `offset`, with `total_count` beside the
- * entries; PagerDuty's classic pagination: `offset`, with `more`; Mailchimp's audiences and campaigns: `offset`, with `total_items`): no paging style can follow them, so the op takes `page` or `offset` as an
- * ordinary arg and says how to reach the next page.
+ * Lists a provider pages by page number or item offset alone and that no `offset` or `page`
+ * declaration can follow yet: Jira's user search answers a bare array with no total or last flag,
+ * and Microsoft Search nests its hits and `moreResultsAvailable` in arrays a dot-path cannot
+ * index. The op takes the offset as an ordinary arg and says how to reach the next page.
+ * (ClickUp, Cloudflare, PagerDuty, Confluence, Mailchimp, Box and Jira's project search page by
+ * `offset` or `page` declarations: offset-page-lists.integration.test.ts.)
  */
-const PAGE_NUMBER_LISTS = new Set([
-  "clickup tasks.list",
-  "box search.query",
-  "box comments.list",
-  "pagerduty incidents.list",
-  "pagerduty oncalls.list",
-  "pagerduty services.list",
-  "jira projects.search",
-  "jira users.find",
-  "confluence pages.search",
-  "cloudflare zones.list",
-  "cloudflare records.list",
-  "microsoft-onedrive files.search",
-  "mailchimp lists.list",
-  "mailchimp campaigns.list",
-]);
+const PAGE_NUMBER_LISTS = new Set(["jira users.find", "microsoft-onedrive files.search"]);
 /**
  * Lists a provider pages by the id of the last item the bot got, passed back as an arg,
  * without ever saying whether more exist (Discord's `after=` servers and `before=`
