@@ -12,7 +12,8 @@ interface Fixture {
   readonly args: Record<string, string>;
   /** The connection's tenant settings, for a manifest whose base names one (`{ region: "us" }`). */
   readonly connection?: Record<string, string>;
-  readonly request: { readonly method: string; readonly path: string; readonly body: unknown };
+  /** `headers`: the op's own headers as sent (`ops[].headers`). */
+  readonly request: { readonly method: string; readonly path: string; readonly body: unknown; readonly headers?: Record<string, string> };
   readonly response: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown };
   readonly picked: unknown;
 }
@@ -31,7 +32,9 @@ const hostOf = (base: string, connection: Record<string, string> = {}): string =
 const hosts = [
   ...new Set(
     manifests.flatMap((manifest) =>
-      Object.values(fixtures.get(manifest.id) ?? {}).map((fixture) => new URL(`https://${hostOf(manifest.auth.base, fixture.connection)}`).hostname),
+      [manifest.auth.base, ...Object.values(manifest.auth.hosts ?? {})].flatMap((base) =>
+        Object.values(fixtures.get(manifest.id) ?? {}).map((fixture) => new URL(`https://${hostOf(base, fixture.connection)}`).hostname),
+      ),
     ),
   ),
 ];
@@ -80,8 +83,18 @@ describe.each(manifests.map((manifest) => [manifest.id, manifest] as const))("%s
     const [received] = server.requests;
     expect(received?.method).toBe(fixture.request.method);
     expect(received?.url).toBe(fixture.request.path);
-    expect(received?.headers.host).toBe(hostOf(manifest.auth.base, fixture.connection));
-    expect(received?.headers.authorization).toBe(manifest.auth.authorization === "none" ? token : `${manifest.auth.authorization} ${token}`);
+    // An op naming a further host goes there (auth.hosts), else to base.
+    const base = operation.host === undefined ? manifest.auth.base : (manifest.auth.hosts?.[operation.host] as string);
+    expect(received?.headers.host).toBe(hostOf(base, fixture.connection));
+    const credential = manifest.auth.credential;
+    if (credential?.in === "header") {
+      // A personal token that travels under its own header (Figma's X-Figma-Token): no Authorization at all.
+      expect(received?.headers[credential.name.toLowerCase()]).toBe(token);
+      expect(received?.headers.authorization).toBeUndefined();
+    } else {
+      expect(received?.headers.authorization).toBe(manifest.auth.authorization === "none" ? token : `${manifest.auth.authorization} ${token}`);
+    }
+    for (const [name, value] of Object.entries(fixture.request.headers ?? {})) expect(received?.headers[name]).toBe(value);
     for (const [name, value] of Object.entries(manifest.auth.headers ?? {})) expect(received?.headers[name.toLowerCase()]).toBe(value);
     expect(received?.headers["accept-encoding"]).toBeUndefined();
     if (fixture.request.body === null) {
