@@ -444,7 +444,7 @@ export const dropbox: ProviderDoc = {
   encoding: "form",
   pkce: true,
   refresh: "kept",
-  authorize: { token_access_type: "offline", scope: "account_info.read files.metadata.read files.content.write sharing.read sharing.write" },
+  authorize: { token_access_type: "offline", scope: "account_info.read files.metadata.read files.content.read files.content.write sharing.read sharing.write" },
   denied: { error: "access_denied", error_description: "The user chose not to give your app access to their Dropbox account." },
   success: ({ grant, access, refresh }) => ({
     status: 200,
