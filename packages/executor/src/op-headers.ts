@@ -1,4 +1,5 @@
 import type { CompiledOperation } from "@eleven-integrations/loader";
+import type { ArgValues } from "./check-args.js";
 
 export type OpHeadersResult =
   | { readonly ok: true; readonly headers: readonly (readonly [string, string])[] }
@@ -9,13 +10,18 @@ export type OpHeadersResult =
  * character (CR, LF, NUL, any other) or a non-ASCII character into a text header refuses
  * the run, naming the arg and the header, never the value.
  */
-export function renderOpHeaders(operation: CompiledOperation, args: Readonly<Record<string, string>>): OpHeadersResult {
+export function renderOpHeaders(operation: CompiledOperation, args: ArgValues): OpHeadersResult {
   if (operation.opHeaders.length === 0) return NO_HEADERS;
   const headers: (readonly [string, string])[] = [];
   for (const header of operation.opHeaders) {
     const rendered = header.render(args);
     if (!rendered.ok) {
-      const what = rendered.problem === "control_character" ? "a control character (CR, LF, NUL or another)" : "a character outside visible ASCII";
+      const what =
+        rendered.problem === "control_character"
+          ? "a control character (CR, LF, NUL or another)"
+          : rendered.problem === "not_text"
+            ? "a list or a file, which has no text form"
+            : "a character outside visible ASCII";
       return { ok: false, message: `{${rendered.arg}} cannot be sent in the ${rendered.name} header: it holds ${what}` };
     }
     if (rendered.value !== undefined) headers.push([rendered.name, rendered.value]);

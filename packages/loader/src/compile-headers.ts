@@ -1,17 +1,17 @@
 import { hasControlCharacter, isJsonHeaderTemplate, splitTemplate, type ArgType, type JsonValue, type OpHeaders } from "@eleven-integrations/schema";
-import { compileBody } from "./compile-body.js";
+import { compileBody, type BodyArgs } from "./compile-body.js";
 
 /** One filled header, or the arg whose value cannot travel in it (never the value itself). */
 export type RenderedHeader =
   | { readonly ok: true; readonly name: string; readonly value: string }
   | { readonly ok: true; readonly name: string; readonly value: undefined }
-  | { readonly ok: false; readonly name: string; readonly arg: string; readonly problem: "control_character" | "not_ascii" };
+  | { readonly ok: false; readonly name: string; readonly arg: string; readonly problem: "control_character" | "not_ascii" | "not_text" };
 
 /** An op's header, compiled once at load. */
 export interface CompiledHeader {
   readonly name: string;
   /** Fills the template; `value: undefined` when an optional arg it needs was not given (the header is then not sent). */
-  render(args: Readonly<Record<string, string>>): RenderedHeader;
+  render(args: BodyArgs): RenderedHeader;
 }
 
 // Visible ASCII, space and tab: what a text header's filled value may hold.
@@ -53,6 +53,8 @@ function textHeader(name: string, template: string): CompiledHeader {
         }
         const given = Object.hasOwn(args, part.name) ? args[part.name] : undefined;
         if (given === undefined) return { ok: true, name, value: undefined };
+        // A list or a file has no text form in a header.
+        if (typeof given !== "string") return { ok: false, name, arg: part.name, problem: "not_text" };
         if (hasControlCharacter(given)) return { ok: false, name, arg: part.name, problem: "control_character" };
         if (!HEADER_TEXT.test(given)) return { ok: false, name, arg: part.name, problem: "not_ascii" };
         value += given;

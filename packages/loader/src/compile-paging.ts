@@ -1,3 +1,4 @@
+import type { BodyArgs } from "./compile-body.js";
 import type { Paging } from "@eleven-integrations/schema";
 import { compileLookup, scalarText } from "./compile-lookup.js";
 
@@ -19,7 +20,7 @@ export interface CompiledPaging {
    * For `offset` and `page` paging: the next offset or page number, from the answer and the
    * args the request was sent with, or undefined when the stop rule says there is no more.
    */
-  readonly cursorFromCount: ((body: unknown, args: Readonly<Record<string, string>>) => string | undefined) | undefined;
+  readonly cursorFromCount: ((body: unknown, args: BodyArgs) => string | undefined) | undefined;
   /** The declaration as written. */
   readonly declaration: Paging;
 }
@@ -100,7 +101,7 @@ const MAX_COUNT = Number.MAX_SAFE_INTEGER;
  * is not `true`, when `last` is `true`, when the items seen reach `total`, or when the pages
  * sent reach `total_pages`.
  */
-function compileCounted(paging: Extract<Paging, { from: "offset" | "page" }>): (body: unknown, args: Readonly<Record<string, string>>) => string | undefined {
+function compileCounted(paging: Extract<Paging, { from: "offset" | "page" }>): (body: unknown, args: BodyArgs) => string | undefined {
   const items = paging.items === undefined ? (body: unknown) => body : compileLookup(paging.items);
   const more = paging.more === undefined ? undefined : compileLookup(paging.more);
   const total = paging.total === undefined ? undefined : compileLookup(paging.total);
@@ -133,8 +134,9 @@ function compileCounted(paging: Extract<Paging, { from: "offset" | "page" }>): (
 }
 
 /** A count arg's value as a whole number, or undefined when it was not given (or is not one). */
-function countArg(args: Readonly<Record<string, string>>, name: string | undefined): number | undefined {
+function countArg(args: BodyArgs, name: string | undefined): number | undefined {
   if (name === undefined || !Object.hasOwn(args, name)) return undefined;
-  const value = args[name] as string;
+  const value = args[name];
+  if (typeof value !== "string") return undefined;
   return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fileArgValueSchema, MAX_FILE_ARG_BYTES } from "./file-arg-value.js";
+import { MAX_FILE_BYTES as MAX_FILE_ARG_BYTES } from "./file-value.js";
+import { fileArgValueSchema } from "./run-args.js";
 
 describe("a file arg's value", () => {
   it("is a file (name, content_type, base64) or the SHA-256 of one the sidecar keeps", () => {

@@ -119,4 +119,3 @@ export {
 export { OP_ID_PATTERN, KEY_PATTERN, SCOPE_TOKEN } from "./patterns.js";
 export { dotPathProblem, valueAtDotPath } from "./dot-path.js";
 export { markedError, errorMarker, hasErrorMarker, type MarkedError, type MarkedErrorClass } from "./marked-error.js";
-export { fileArgValueSchema, MAX_FILE_ARG_BYTES, MEDIA_TYPE, type FileArgValue } from "./file-arg-value.js";
