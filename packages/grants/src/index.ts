@@ -139,3 +139,14 @@ export {
 } from "./release-document.js";
 export { ReleaseError, RELEASE_ERROR_CODES, type ReleaseErrorCode } from "./release-error.js";
 export type { ReleaseManifestBytes } from "./release-pieces.js";
+export {
+  signRegistration,
+  verifyRegistration,
+  memberBoxKey,
+  memberBoxKeys,
+  registrationPayloadSchema,
+  REGISTRATION_PREFIX,
+  MAX_REGISTRATION_LENGTH,
+  type Registration,
+  type SignRegistrationInput,
+} from "./event-registration.js";
