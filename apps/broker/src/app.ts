@@ -20,6 +20,11 @@ import { revocationsPlugin } from "./routes/revocations-plugin.js";
 import { serverTimeoutOptions } from "@eleven-integrations/server-kit";
 import { recordConnectSpan } from "./metrics/connect-span.js";
 import { webOrigins } from "./connect/return-to.js";
+import { createRedisEventStore } from "./events/event-store.js";
+import { hooksPlugin } from "./events/hooks-plugin.js";
+import { registrationsPlugin } from "./events/registrations-plugin.js";
+import { followPlugin } from "./events/follow-plugin.js";
+import { webhookSecretsSchema, webhookSecretValues } from "./events/webhook-secrets.js";
 import { checkReleaseSignature, loadServedRelease, type ServedRelease } from "./catalog/signed-release.js";
 
 const DEFAULT_OUTBOUND_TIMEOUT_MS = 10_000;
@@ -42,7 +47,10 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
   const { publicUrl, stateKey, oldStateKeys = [], oauthApps = {}, allowedReturnTo } = settings.value;
   const appIssues = oauthAppIssues(registry, oauthApps);
   if (appIssues.length > 0) throw new BrokerConfigError(appIssues);
-  const secrets = [stateKey, ...oldStateKeys, ...Object.values(oauthApps).map((app) => app.clientSecret)];
+  const webhookSecrets = webhookSecretsSchema.safeParse(config.webhookSecrets ?? {});
+  if (!webhookSecrets.success)
+    throw new BrokerConfigError([{ path: "webhookSecrets", message: 'must be { "<integration id>": "<secret>" | ["<secret>", ...] }' }]);
+  const secrets = [stateKey, ...oldStateKeys, ...Object.values(oauthApps).map((app) => app.clientSecret), ...webhookSecretValues(webhookSecrets.data)];
 
   const app = Fastify({
     logger: brokerLoggerOptions(config.logger, secrets),
@@ -64,6 +72,13 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
     registry,
     release,
     redirectUri: `${publicUrl}/connect/callback`,
+    publicUrl,
+    webhookSecrets: webhookSecrets.data,
+    events: redis === undefined ? undefined : createRedisEventStore(redis),
+    onWebhook: (report) => {
+      config.observability?.metrics.recordWebhook(report);
+      config.onWebhook?.(report);
+    },
     stateKey,
     stateKeys: [stateKey, ...oldStateKeys],
     oauthApps,
@@ -124,6 +139,9 @@ export function buildApp(config: BrokerConfig): FastifyInstance {
   void app.register(catalogPlugin);
   void app.register(connectPlugin);
   void app.register(revocationsPlugin);
+  void app.register(hooksPlugin);
+  void app.register(registrationsPlugin);
+  void app.register(followPlugin);
   void app.register(healthPlugin, { reasons: readinessReasons });
   return app;
 }

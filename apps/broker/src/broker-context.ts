@@ -11,6 +11,9 @@ import type { RevocationBudgets } from "./state/revocation-budgets.js";
 import type { RevokeBudgets } from "./state/revoke-budgets.js";
 import type { RevocationOutcome } from "./connect/provider-revocation.js";
 import type { ServedRelease } from "./catalog/signed-release.js";
+import type { EventStore } from "./events/event-store.js";
+import type { WebhookSecrets } from "./events/webhook-secrets.js";
+import type { WebhookReport } from "./events/webhook-outcome.js";
 
 /** Everything the routes share, decorated on the instance as `app.broker`. */
 export interface BrokerContext {
@@ -19,6 +22,14 @@ export interface BrokerContext {
   readonly release: ServedRelease | undefined;
   /** `publicUrl + "/connect/callback"`, sent as `redirect_uri` in both legs of the flow. */
   readonly redirectUri: string;
+  /** The broker's https origin (Twilio signs the URL it posted to). */
+  readonly publicUrl: string;
+  /** An app's webhook signing secret(s) per integration; an integration without one refuses every delivery (`no_secret`). */
+  readonly webhookSecrets: Readonly<WebhookSecrets>;
+  /** Events sealed to bots, routes, delivery ids and follow sessions, in Redis; undefined without Redis (the event routes answer 503). */
+  readonly events: EventStore | undefined;
+  /** Called with each provider post's outcome (metrics); never sees the body or a secret. */
+  readonly onWebhook: ((report: WebhookReport) => void) | undefined;
   /** The key new states are sealed with. */
   readonly stateKey: string;
   /** The current key first, then the older ones: every key a state may open with. */

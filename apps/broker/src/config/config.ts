@@ -13,6 +13,8 @@ import type { OAuthApp } from "../connect/oauth-app.js";
 import { BrokerConfigError, type ConfigIssue, type ConfigResult } from "./config-error.js";
 import { KEY_PATTERN } from "@eleven-integrations/schema";
 import type { BrokerObservability } from "../metrics/broker-metrics.js";
+import type { WebhookSecrets } from "../events/webhook-secrets.js";
+import type { WebhookReport } from "../events/webhook-outcome.js";
 
 export { BrokerConfigError, type ConfigIssue, type ConfigResult } from "./config-error.js";
 export type { OAuthApp } from "../connect/oauth-app.js";
@@ -86,6 +88,14 @@ export interface BrokerConfig {
   observability?: BrokerObservability;
   /** Called with each revocation's outcome at the provider (metrics); never given the token. */
   onRevocation?: (event: { integration: string; outcome: RevocationOutcome }) => void;
+  /**
+   * `{ "<integration id>": "<secret>" | ["<secret>", ...] }`: each app's webhook signing secret(s)
+   * (`POST /hooks/:integration`). An integration without one refuses every delivery; there is no
+   * "accept unverified" setting.
+   */
+  webhookSecrets?: WebhookSecrets;
+  /** Called with each provider post's outcome (metrics); never given the body or a secret. */
+  onWebhook?: (report: WebhookReport) => void;
   /** Replaces the in-process refresh limiter (a shared store when several brokers run); `refreshLimits` is then unused. */
   refreshLimiter?: RefreshLimiter;
 }

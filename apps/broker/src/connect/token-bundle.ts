@@ -2,7 +2,7 @@ import { sealToPublicKey } from "@eleven-integrations/grants";
 import type { TokenEndpointResponse } from "oauth4webapi";
 import { bundleFieldsOf } from "./oauth-dialect.js";
 import type { OAuthTarget } from "./oauth-integration.js";
-import { refreshBinding, revokeProof } from "./token-proof.js";
+import { accountBinding, refreshBinding, revokeProof } from "./token-proof.js";
 
 /** What the member client opens with its key: the JSON sealed into `#tokens=` and `{ tokens }`. */
 export interface TokenBundle {
@@ -23,6 +23,8 @@ export interface TokenBundle {
   refresh_binding?: string;
   /** The broker's proof that it issued `access_token` (for Stripe's account): `POST /connect/:id/revoke` takes it. */
   revoke_proof?: string;
+  /** The broker's binding of `account` to the client key it was sealed to: an event registration carries it. */
+  account_binding?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ export function sealTokens(target: OAuthTarget, bundle: TokenBundle, clientKey: 
     ...bundle,
     revoke_proof: revokeProof(stateKey, { integration, accessToken: bundle.access_token, account: revokedAccountOf(target, bundle) }),
   };
+  if (bundle.account !== undefined) proven.account_binding = accountBinding(stateKey, { integration, account: bundle.account.id, clientKey });
   if (bundle.refresh_token !== undefined) proven.refresh_binding = refreshBinding(stateKey, { integration, refreshToken: bundle.refresh_token, clientKey });
   return sealToPublicKey(JSON.stringify(proven), clientKey);
 }

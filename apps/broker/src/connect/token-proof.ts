@@ -15,6 +15,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
  */
 const REFRESH_PREFIX = "rb1.";
 const REVOKE_PREFIX = "rp1.";
+const ACCOUNT_PREFIX = "ab1.";
 const MAX_PROOF_LENGTH = 64;
 
 /** A token as the MAC sees it: its SHA-256, so nothing secret is in the message. */
@@ -72,4 +73,27 @@ export function revokeProof(stateKey: string, input: RevokeProofInput): string {
 /** True when `proof` vouches for this access token (and account) under any of `stateKeys`. */
 export function verifyRevokeProof(stateKeys: readonly string[], proof: string | undefined, input: RevokeProofInput): boolean {
   return verify(stateKeys, REVOKE_PREFIX, "revoke-proof", proof, revokeParts(input));
+}
+
+export interface AccountBindingInput {
+  integration: string;
+  /** The account id the identity op named (`bundle.account.id`). */
+  account: string;
+  clientKey: string;
+}
+
+const accountParts = (input: AccountBindingInput) => [input.integration, input.account, input.clientKey];
+
+/**
+ * `account_binding` (`ab1.`): this broker connected this account of this integration for this
+ * client key. An event registration carries it: events of an account are routed only to bots of
+ * a member whose key connected it.
+ */
+export function accountBinding(stateKey: string, input: AccountBindingInput): string {
+  return ACCOUNT_PREFIX + mac(stateKey, "account-binding", accountParts(input)).toString("base64url");
+}
+
+/** True when `binding` says this client key connected this account (under any of `stateKeys`). */
+export function verifyAccountBinding(stateKeys: readonly string[], binding: string | undefined, input: AccountBindingInput): boolean {
+  return verify(stateKeys, ACCOUNT_PREFIX, "account-binding", binding, accountParts(input));
 }

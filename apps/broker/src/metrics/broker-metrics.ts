@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import Fastify from "fastify";
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { ConnectEvent } from "../connect/connect-event.js";
+import type { WebhookReport } from "../events/webhook-outcome.js";
 
 /** Gauges named like counters that `promtool check metrics` refuses (prometheus/client_js#283): left out. */
 const REFUSED_DEFAULTS = /^nodejs_active_(handles|requests|resources)_total$/;
@@ -31,6 +32,12 @@ export class BrokerMetrics {
     labelNames: ["route", "method", "status"],
     registers: [this.registry],
   });
+  readonly #webhooks = new Counter({
+    name: "eleven_broker_webhooks_total",
+    help: "Provider posts to /hooks/:integration, by integration (a registry id or unknown) and outcome (stored, duplicate, unrouted, handshake, or the refusal's reason).",
+    labelNames: ["integration", "outcome"],
+    registers: [this.registry],
+  });
   readonly #sequence = new Gauge({
     name: "eleven_broker_registry_sequence",
     help: "Sequence of the signed release served (0: no release, the manifests alone).",
@@ -50,6 +57,10 @@ export class BrokerMetrics {
 
   recordConnect(event: ConnectEvent): void {
     this.#connects.inc({ integration: event.integration, outcome: event.outcome.ok ? "ok" : event.outcome.code });
+  }
+
+  recordWebhook(report: WebhookReport): void {
+    this.#webhooks.inc({ integration: report.integration, outcome: report.outcome });
   }
 
   /** Counts every answer by route pattern, and refreshes by integration (only an id the registry knows; else `unknown`). */
