@@ -13,7 +13,7 @@ import type { OAuthApp } from "../connect/oauth-app.js";
 import { BrokerConfigError, type ConfigIssue, type ConfigResult } from "./config-error.js";
 import { KEY_PATTERN } from "@eleven-integrations/schema";
 import type { BrokerObservability } from "../metrics/broker-metrics.js";
-import type { WebhookSecrets } from "../events/webhook-secrets.js";
+import { webhookSecretsSchema, type WebhookSecrets } from "../events/webhook-secrets.js";
 import type { WebhookReport } from "../events/webhook-outcome.js";
 
 export { BrokerConfigError, type ConfigIssue, type ConfigResult } from "./config-error.js";
@@ -132,7 +132,7 @@ export function redisTargetOf(config: Pick<BrokerConfig, "redisUrl" | "redisSent
 }
 
 /** The plain-data part of the configuration, as a file or the environment gives it. */
-export type BrokerSettings = Pick<BrokerConfig, "publicUrl" | "stateKey" | "oldStateKeys" | "oauthApps" | "allowedReturnTo">;
+export type BrokerSettings = Pick<BrokerConfig, "publicUrl" | "stateKey" | "oldStateKeys" | "oauthApps" | "allowedReturnTo" | "webhookSecrets">;
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
@@ -199,6 +199,7 @@ export const brokerSettingsSchema = z.strictObject({
   stateKey,
   oldStateKeys: z.array(stateKey).optional(),
   oauthApps: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, "must be an integration id"), oauthAppSchema).optional(),
+  webhookSecrets: webhookSecretsSchema.optional(),
   allowedReturnTo: z.array(
     requiredString("a string").superRefine((value, context) => {
       const problem = returnToProblem(value);
@@ -236,5 +237,6 @@ export function toBrokerSettings(settings: z.infer<typeof brokerSettingsSchema>)
   const value: BrokerSettings = { publicUrl: settings.publicUrl, stateKey: settings.stateKey, allowedReturnTo: settings.allowedReturnTo };
   if (settings.oldStateKeys !== undefined) value.oldStateKeys = settings.oldStateKeys;
   if (settings.oauthApps !== undefined) value.oauthApps = settings.oauthApps;
+  if (settings.webhookSecrets !== undefined) value.webhookSecrets = settings.webhookSecrets;
   return value;
 }

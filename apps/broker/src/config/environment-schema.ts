@@ -63,6 +63,13 @@ export const brokerEnvironmentSchema = z.object({
     file: "oauthApps",
     secret: true,
   }),
+  BROKER_WEBHOOK_SECRETS_FILE: variable(text(), {
+    description:
+      'The apps\' webhook signing secrets, { "<integration id>": "<secret>" | ["<new>", "<old>"] }; the variable names a JSON file holding them (mode 0600), like client secrets. An integration without one refuses every delivery to POST /hooks/<id> (401): there is no "accept unverified" setting.',
+    default: "none (every webhook refused)",
+    file: "webhookSecrets",
+    secret: true,
+  }),
   BROKER_REGISTRY_DIR: variable(text(), {
     description: "A folder of manifests to serve instead of the registry embedded in the package.",
     default: "the embedded registry",

@@ -48,7 +48,14 @@ const ENVIRONMENT_NAMES: Record<string, string> = {
   oldStateKeys: "BROKER_STATE_KEYS_OLD",
   allowedReturnTo: "BROKER_ALLOWED_RETURN_TO",
 };
-const CONFIG_VARIABLES = ["BROKER_PUBLIC_URL", "BROKER_STATE_KEY", "BROKER_STATE_KEYS_OLD", "BROKER_ALLOWED_RETURN_TO", "BROKER_OAUTH_APPS_FILE"] as const;
+const CONFIG_VARIABLES = [
+  "BROKER_PUBLIC_URL",
+  "BROKER_STATE_KEY",
+  "BROKER_STATE_KEYS_OLD",
+  "BROKER_ALLOWED_RETURN_TO",
+  "BROKER_OAUTH_APPS_FILE",
+  "BROKER_WEBHOOK_SECRETS_FILE",
+] as const;
 
 /** The `BROKER_CONFIG_FILE` JSON file: the broker settings plus where to listen and what to serve. */
 export const brokerFileSchema = brokerSettingsSchema.extend({
@@ -158,7 +165,14 @@ export function loadServerConfig(environment: Readonly<Record<string, string | u
       oauthApps = readJson(appsFile, readFile, "BROKER_OAUTH_APPS_FILE", issues);
       warnIfReadableByOthers(appsFile, fileMode, warnings);
     }
+    const secretsFile = env.BROKER_WEBHOOK_SECRETS_FILE;
+    let webhookSecrets: unknown;
+    if (secretsFile !== undefined) {
+      webhookSecrets = readJson(secretsFile, readFile, "BROKER_WEBHOOK_SECRETS_FILE", issues);
+      warnIfReadableByOthers(secretsFile, fileMode, warnings);
+    }
     settings = {
+      ...(webhookSecrets === undefined ? {} : { webhookSecrets }),
       publicUrl: env.BROKER_PUBLIC_URL,
       stateKey: env.BROKER_STATE_KEY,
       oldStateKeys: env.BROKER_STATE_KEYS_OLD,
@@ -200,6 +214,8 @@ function parseLeniently(environment: Readonly<Record<string, string | undefined>
 function environmentIssue(path: readonly PropertyKey[], message: string, appsFile: string | undefined): ConfigIssue {
   const [first, ...rest] = path;
   if (first === "oauthApps") return { path: `${appsFile ?? "BROKER_OAUTH_APPS_FILE"}: ${formatPath(rest)}`, message };
+  // Never the secret: the integration id it is under, and what is wrong.
+  if (first === "webhookSecrets") return { path: `BROKER_WEBHOOK_SECRETS_FILE: ${formatPath(rest)}`, message };
   const name = ENVIRONMENT_NAMES[String(first)] ?? String(first);
   const index = rest[0];
   return { path: typeof index === "number" ? `${name} (entry ${index + 1})` : name, message };
