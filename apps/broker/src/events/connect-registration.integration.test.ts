@@ -72,7 +72,11 @@ async function register(member: KeyPair, bundle: TokenBundle) {
       events: ["app.mention"],
     },
   });
-  const response = await request(`${broker}/subscriptions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ registration }) });
+  const response = await request(`${broker}/subscriptions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ registration }),
+  });
   return { status: response.statusCode, body: (await response.body.json()) as { error?: { code: string } } };
 }
 

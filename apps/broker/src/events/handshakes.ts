@@ -3,7 +3,8 @@ import type { WebhookDialect } from "@eleven-integrations/schema";
 /** What answers a provider's documented handshake instead of an event. */
 export type Handshake = { kind: "text"; body: string } | { kind: "header"; name: string; value: string } | { kind: "json"; body: Record<string, string> };
 
-const TOKEN = /^[\x21-\x7e]{1,1024}$/;
+/** Printable ASCII, bounded: what is echoed is never markup-capable bytes nor a header break. */
+const TOKEN = /^[\x20-\x7e]{1,1024}$/;
 
 /**
  * The handshakes answered before verification, because they come before there is anything to
