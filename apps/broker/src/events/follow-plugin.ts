@@ -5,9 +5,13 @@ import { BROKER_CONTEXT } from "../broker-context.js";
 import { checkClientKey } from "../connect/client-key.js";
 import { BrokerError } from "../http/broker-error.js";
 import { queryOf, single } from "../http/query.js";
+import { createWindowCounters } from "../state/window-counter.js";
 import { CURSOR, EventStoreUnavailable, SESSION_SECONDS, type EventStore } from "./event-store.js";
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{43})$/;
+/** Sessions one address may open a minute, and in all: a session is a Redis key for 10 minutes, so asking is bounded. */
+export const SESSIONS_PER_ADDRESS_PER_MINUTE = 30;
+export const SESSIONS_PER_MINUTE = 600;
 
 /**
  * How a sidecar follows its bot's events:
@@ -26,8 +30,16 @@ async function followRoutes(app: FastifyInstance): Promise<void> {
     reply.headers({ "cache-control": "no-store", "x-content-type-options": "nosniff" });
   });
 
+  const budgets = createWindowCounters({ windowMs: 60_000, maxKeys: 10_000 });
   app.post<{ Params: { bot: string } }>("/events/:bot/session", async (request, reply) => {
     const bot = botKey(request.params.bot);
+    const nowMs = Date.now();
+    for (const decision of [budgets.take(`ip:${request.ip}`, SESSIONS_PER_ADDRESS_PER_MINUTE, nowMs), budgets.take("all", SESSIONS_PER_MINUTE, nowMs)]) {
+      if (!decision.ok)
+        throw new BrokerError("rate_limited", "too many sessions asked from this address or in all: try again later", {
+          retryAfterSeconds: decision.retryAfterSeconds,
+        });
+    }
     const token = await guard(() => storeOf().openSession(bot));
     return reply
       .code(201)

@@ -102,3 +102,20 @@ describe("documented handshakes", () => {
     expect(exposition).not.toContain("x".repeat(30));
   });
 });
+
+describe("a broker without Redis", () => {
+  it("keeps no events: the follow routes answer 503, and asking for sessions is bounded per address", async () => {
+    const bot = "B".repeat(42) + "A";
+    const follow = await request(`${url}/events/${bot}`, { headers: { authorization: `Bearer ${"t".repeat(43)}` } });
+    expect(follow.statusCode).toBe(503);
+    await follow.body.dump();
+    const statuses: number[] = [];
+    for (let asked = 0; asked < 31; asked += 1) {
+      const response = await request(`${url}/events/${bot}/session`, { method: "POST" });
+      statuses.push(response.statusCode);
+      await response.body.dump();
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 503)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+});

@@ -37,6 +37,7 @@ beforeAll(async () => {
   await ready();
   redis = await startRedisServer();
   client = new Redis(redis.url);
+  client.on("error", () => undefined);
   ({ app, logs } = testApp({
     registry: loadRegistry(manifestFiles),
     oauthApps: {},
@@ -296,3 +297,38 @@ describe("GET /events/:bot", () => {
     expect(lost.body.next).not.toBe(gap.body.next);
   });
 });
+
+describe("Redis lost", () => {
+  it("answers 503 while Redis is down (the provider retries, nothing half stored); after it comes back empty the retry is stored with the same event_id and an old cursor says truncated", async () => {
+    const bot = generateBotKeys();
+    const { member, binding } = connectedMember("github", GITHUB_ACCOUNT);
+    await register({ member, binding, bot: bot.publicKey });
+    expect(JSON.parse((await postGitHub()).text).outcome).toBe("stored");
+    const first = await follow(bot);
+    const firstId = opened((first.body.events[0] as { sealed: string }).sealed, bot)["event_id"];
+
+    await redis.stop();
+    const down = await postGitHub();
+    expect(down.status).toBe(503);
+    expect(reports.at(-1)).toEqual({ integration: "github", outcome: "unavailable" });
+    await redis.start();
+    await until(async () => (await request(`${url}/events/${bot.publicKey}/session`, { method: "POST" })).statusCode === 201);
+
+    // The registration went with Redis: the member registers again (their client renews it), then GitHub retries.
+    await register({ member, binding, bot: bot.publicKey });
+    expect(JSON.parse((await postGitHub()).text).outcome).toBe("stored");
+    const after = await follow(bot, first.body.next);
+    expect(after.body.truncated).toBe(true);
+    expect(after.body.events).toHaveLength(1);
+    // The same delivery keeps its event_id: the sidecar, which remembers what it gave the bot, drops the copy.
+    expect(opened((after.body.events[0] as { sealed: string }).sealed, bot)["event_id"]).toBe(firstId);
+  });
+});
+
+async function until(ready: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (await ready().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("Redis did not come back");
+}
