@@ -190,6 +190,19 @@ describe("POST /hooks/:integration", () => {
     expect(logged).toContain('"reason":"bad_signature"');
   });
 
+  it("takes a delivery up to 1 MiB (not the broker's 64 KiB JSON limit), whatever its content type, as the bytes sent", async () => {
+    const bot = generateBotKeys();
+    const { member, binding } = connectedMember("github", GITHUB_ACCOUNT);
+    await register({ member, binding, bot: bot.publicKey });
+    // GitHub's payloads can be large: 900 KiB of JSON whitespace inside the sample's bytes.
+    const big = github.body.replace('"action":"opened",', `"action":"opened",${" ".repeat(900 * 1024)}`);
+    expect((await postGitHub(big, { ...signGitHub(GITHUB_SECRET, big), "X-GitHub-Delivery": "big" })).status).toBe(200);
+    // A form-encoded content type is not parsed either: the signature is checked over the same bytes.
+    const asForm = await postGitHub(github.body, { ...signGitHub(GITHUB_SECRET, github.body), "Content-Type": "application/x-www-form-urlencoded" });
+    expect(JSON.parse(asForm.text).outcome).toBe("stored");
+    expect(await streamLength(bot)).toBe(2);
+  });
+
   it("answers a verified delivery no registration wants 200 and drops it", async () => {
     const bot = generateBotKeys();
     const { member, binding } = connectedMember("github", GITHUB_ACCOUNT);
