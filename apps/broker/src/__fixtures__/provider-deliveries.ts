@@ -34,3 +34,13 @@ export function signSlack(secret: string, body: string, nowSeconds: number): Rec
 export function signStripe(secret: string, body: string, nowSeconds: number): Record<string, string> {
   return { "Stripe-Signature": `t=${nowSeconds},v1=${hex(secret, `${nowSeconds}.${body}`)}` };
 }
+
+/**
+ * Twilio: `X-Twilio-Signature: <base64 HMAC-SHA1(url + each POST parameter's name and value,
+ * sorted by name)>` (twilio.com/docs/usage/security#validating-requests).
+ */
+export function signTwilio(authToken: string, url: string, formBody: string): Record<string, string> {
+  const params = [...new URLSearchParams(formBody)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const data = url + params.map(([name, value]) => name + value).join("");
+  return { "X-Twilio-Signature": createHmac("sha1", authToken).update(data, "utf8").digest("base64") };
+}

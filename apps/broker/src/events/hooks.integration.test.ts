@@ -11,14 +11,15 @@ import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import { request } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { providerFixture, signGitHub, signSlack } from "../__fixtures__/provider-deliveries.js";
+import { providerFixture, signGitHub, signSlack, signTwilio } from "../__fixtures__/provider-deliveries.js";
 import { testApp } from "../__fixtures__/test-app.js";
-import { randomKey } from "../__fixtures__/test-registry.js";
+import { PUBLIC_URL, randomKey } from "../__fixtures__/test-registry.js";
 import { accountBinding } from "../connect/token-proof.js";
 import type { WebhookReport } from "./webhook-outcome.js";
 
 const GITHUB_SECRET = "github-app-webhook-secret-0123456789";
 const SLACK_SECRET = "slack-signing-secret-0123456789abcdef";
+const TWILIO_TOKEN = "twilio-auth-token-0123456789abcdef";
 const github = providerFixture("github--webhook-events-and-payloads-issues.json");
 const slack = providerFixture("slack--events-app_mention.json");
 const GITHUB_ACCOUNT = "2311213"; // the sample's installation.id, where the manifest reads the account
@@ -43,7 +44,7 @@ beforeAll(async () => {
     oauthApps: {},
     stateKey,
     redisUrl: redis.url,
-    webhookSecrets: { github: GITHUB_SECRET, slack: [SLACK_SECRET] },
+    webhookSecrets: { github: GITHUB_SECRET, slack: [SLACK_SECRET], twilio: TWILIO_TOKEN },
     onWebhook: (report) => reports.push(report),
     now: () => Math.floor(Date.now() / 1000) + clockOffset,
   }));
@@ -173,6 +174,8 @@ describe("POST /hooks/:integration", () => {
     const huge = Buffer.alloc(1024 * 1024 + 1, 0x20);
     expect((await postGitHub(huge.toString(), signGitHub(GITHUB_SECRET, huge.toString()))).status).toBe(413);
     expect((await postHook("/hooks/nosuch", { "content-type": "application/json" }, "{}")).status).toBe(404);
+    // The size is decided first: before the integration is even looked up.
+    expect((await postHook("/hooks/nosuch", { "content-type": "application/json" }, huge)).status).toBe(413);
 
     expect(await streamLength(bot)).toBe(0);
     expect(reports).toEqual([
@@ -183,6 +186,7 @@ describe("POST /hooks/:integration", () => {
       { integration: "github", outcome: "malformed" },
       { integration: "github", outcome: "too_large" },
       { integration: "unknown", outcome: "unknown_integration" },
+      { integration: "unknown", outcome: "too_large" },
     ]);
     const logged = logs.join("\n");
     expect(logged).not.toContain(GITHUB_SECRET);
@@ -201,6 +205,38 @@ describe("POST /hooks/:integration", () => {
     const asForm = await postGitHub(github.body, { ...signGitHub(GITHUB_SECRET, github.body), "Content-Type": "application/x-www-form-urlencoded" });
     expect(JSON.parse(asForm.text).outcome).toBe("stored");
     expect(await streamLength(bot)).toBe(2);
+  });
+
+  it("verifies Twilio's documented incoming-message request over the URL it posted to: the broker's public URL and the path with its query", async () => {
+    const twilio = providerFixture("twilio--messaging-webhook-request.json");
+    const bot = generateBotKeys();
+    const { member, binding } = connectedMember("twilio", "ACaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    expect(
+      (
+        await register({
+          member,
+          binding,
+          bot: bot.publicKey,
+          integration: "twilio",
+          account: "ACaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+          events: [twilio.expect.event],
+        })
+      ).status,
+    ).toBe(201);
+    const path = "/hooks/twilio?tenant=a";
+    const signed = await postHook(path, { ...twilio.headers, ...signTwilio(TWILIO_TOKEN, `${PUBLIC_URL}${path}`, twilio.body) }, twilio.body);
+    expect(signed.status).toBe(200);
+    const page = await follow(bot);
+    expect(opened((page.body.events[0] as { sealed: string }).sealed, bot)).toMatchObject({ event: twilio.expect.event, line: twilio.expect.line });
+    // Signed for another URL (the fixture's host, or without the query): refused.
+    const elsewhere = await postHook(
+      path,
+      { ...twilio.headers, ...signTwilio(TWILIO_TOKEN, "https://broker.example/hooks/twilio?tenant=a", twilio.body) },
+      twilio.body,
+    );
+    expect(elsewhere.status).toBe(401);
+    const noQuery = await postHook(path, { ...twilio.headers, ...signTwilio(TWILIO_TOKEN, `${PUBLIC_URL}/hooks/twilio`, twilio.body) }, twilio.body);
+    expect(noQuery.status).toBe(401);
   });
 
   it("answers a verified delivery no registration wants 200 and drops it", async () => {
