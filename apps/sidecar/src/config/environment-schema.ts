@@ -54,6 +54,17 @@ export const sidecarEnvironmentSchema = z.object({
       default: "unset: the Unix socket",
     },
   ),
+  SIDECAR_CALLER_GROUP: variable(
+    z
+      .string()
+      .regex(/^([0-9]{1,10}|[A-Za-z_][A-Za-z0-9_-]{0,31}\$?)$/, "must be a group name or a gid")
+      .optional(),
+    {
+      description:
+        "The group (name or gid) whose members may call the sidecar when the bot runs as another user: the socket becomes 0660 and the caller token 0640 for that group; every other file stays 0600. The sidecar's user must be in the group, and the home must let the group through (chmod 0710). Not with PORT.",
+      default: "unset: the sidecar's user alone",
+    },
+  ),
   SIDECAR_METRICS_PORT: variable(
     z
       .string()

@@ -28,6 +28,7 @@ export function optionsFromEnvironment(environment: Readonly<Record<string, stri
     if (options.port !== undefined) throw new SidecarStartError("invalid_setting", "set SIDECAR_SOCKET or PORT, not both");
     options.socket = env.SIDECAR_SOCKET;
   }
+  if (env.SIDECAR_CALLER_GROUP !== undefined) options.callerGroup = env.SIDECAR_CALLER_GROUP;
   if (env.SIDECAR_METRICS_PORT !== undefined) options.metricsPort = env.SIDECAR_METRICS_PORT;
   if (env.REDIS_URL !== undefined) options.redisUrl = env.REDIS_URL;
   if (env.SIDECAR_REDIS_SENTINELS !== undefined) options.redisSentinels = env.SIDECAR_REDIS_SENTINELS;

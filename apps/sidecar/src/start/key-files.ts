@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { open, writeFile, type FileHandle } from "node:fs/promises";
+import { chmod, chown, open, writeFile, type FileHandle } from "node:fs/promises";
 import { decodeKey, generateBotKeys, openSealed, sealToPublicKey, toBase64Url, type KeyPair } from "@eleven-integrations/grants";
 import { SidecarStartError } from "./start-error.js";
 
@@ -8,7 +8,13 @@ const SECRET_MODE = 0o600;
 const CALLER_TOKEN = /^[\x21-\x7e]{16,1024}$/;
 
 /** Reads a file, checking the opened file itself (not the path) so a swap between check and read changes nothing. */
-export async function readOwnFile(path: string, refusedModeBits: number, what: string): Promise<string | undefined> {
+export async function readOwnFile(
+  path: string,
+  refusedModeBits: number,
+  what: string,
+  /** A group that may read the file too (mode 0640 with this gid): the callers' group, for the caller token alone. */
+  readerGroup?: number,
+): Promise<string | undefined> {
   let handle: FileHandle;
   try {
     // Never through a symlink planted in the home folder (O_NOFOLLOW: ELOOP).
@@ -22,7 +28,8 @@ export async function readOwnFile(path: string, refusedModeBits: number, what: s
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new SidecarStartError("not_a_file", `${what} ${path} is not a regular file`);
-    if ((stats.mode & refusedModeBits) !== 0) {
+    const groupMayRead = readerGroup !== undefined && stats.gid === readerGroup ? 0o040 : 0;
+    if ((stats.mode & refusedModeBits & ~groupMayRead) !== 0) {
       const access = refusedModeBits === 0o077 ? "readable or writable by group or others" : "writable by group or others";
       throw new SidecarStartError("insecure_file", `${what} ${path} is ${access}; run chmod 600 ${path}`);
     }
@@ -33,6 +40,24 @@ export async function readOwnFile(path: string, refusedModeBits: number, what: s
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Gives `group` the access `mode` grants (the socket 0660, the caller token 0640): the
+ * group first, while the mode still shuts it out, then the mode. The sidecar's user must
+ * be in the group (systemd: `Group=`), or the kernel refuses (EPERM).
+ */
+export async function shareWithGroup(path: string, group: number, mode: number): Promise<void> {
+  try {
+    await chown(path, -1, group);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SidecarStartError(
+      "invalid_setting",
+      `cannot give ${path} to the caller group ${group} (${code ?? "error"}); the sidecar's user must be in that group`,
+    );
+  }
+  await chmod(path, mode);
 }
 
 /** Creates a 0600 file, never replacing one; false when another process created it first. */
@@ -89,18 +114,23 @@ export async function loadOrCreateBotKeys(path: string): Promise<{ keys: KeyPair
  * visible ASCII characters), created as 32 random bytes in unpadded base64url
  * (mode 0600) when the file does not exist. Refused like the bot key file.
  */
-export async function loadOrCreateCallerToken(path: string): Promise<{ token: string; created: boolean }> {
-  const existing = await readOwnFile(path, 0o077, "the caller token file");
+export async function loadOrCreateCallerToken(path: string, callerGroup?: number): Promise<{ token: string; created: boolean }> {
+  const existing = await readOwnFile(path, 0o077, "the caller token file", callerGroup);
   if (existing !== undefined) {
     const token = existing.trim();
     if (!CALLER_TOKEN.test(token)) {
       throw new SidecarStartError("invalid_file", `${path} must hold one token of 16 to 1024 visible ASCII characters`);
     }
+    // A token written before the group was set is handed to the group too.
+    if (callerGroup !== undefined) await shareWithGroup(path, callerGroup, 0o640);
     return { token, created: false };
   }
   const token = toBase64Url(randomBytes(32));
-  if (await createSecretFile(path, `${token}\n`)) return { token, created: true };
-  return loadOrCreateCallerToken(path);
+  if (await createSecretFile(path, `${token}\n`)) {
+    if (callerGroup !== undefined) await shareWithGroup(path, callerGroup, 0o640);
+    return { token, created: true };
+  }
+  return loadOrCreateCallerToken(path, callerGroup);
 }
 
 /**

@@ -9,6 +9,7 @@ import { buildApp } from "../app.js";
 import type { ExecutorLimits, SidecarLoggerOption } from "../config/config.js";
 import type { RateLimits } from "../state/shared-state.js";
 import { checkHomeFolder } from "./home-folder.js";
+import { resolveCallerGroup } from "./caller-group.js";
 import { embeddedReleaseSequence, registryFloor } from "../registry/embedded-sequence.js";
 import { loadOrCreateAuditKey } from "./audit-key-file.js";
 import { loadOrCreateReceiptKeys } from "./receipt-key-file.js";
@@ -65,6 +66,11 @@ export interface StartSidecarOptions {
   registryDispatcher?: Dispatcher;
   /** Rotate the audit log past this many bytes (see `SidecarConfig.auditRotateBytes`); default never. */
   auditRotateBytes?: number;
+  /**
+   * The group (gid or name) whose members may call this sidecar: its socket becomes 0660 and its
+   * caller token 0640 for that group; every other file stays the owner's alone. Unset: owner only.
+   */
+  callerGroup?: string;
   /** Serve `/metrics`, `/healthz` and `/readyz` on 127.0.0.1:`metricsPort` (0 picks a free port); unset: no metrics listener, nothing counted. */
   metricsPort?: number;
 }
@@ -124,7 +130,9 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
   await checkHomeFolder(files.home);
   await ready();
   const { keys } = await loadOrCreateBotKeys(files.botKeyFile);
-  const { token } = await loadOrCreateCallerToken(files.callerTokenFile);
+  const callerGroup = options.callerGroup === undefined ? undefined : await resolveCallerGroup(options.callerGroup);
+  if (callerGroup !== undefined && port !== undefined) throw new SidecarStartError("invalid_setting", "a caller group shares the Unix socket; not with a port");
+  const { token } = await loadOrCreateCallerToken(files.callerTokenFile, callerGroup);
   const { key: auditKey } = await loadOrCreateAuditKey(files.auditKeyFile);
   const { keys: receiptKeys } = await loadOrCreateReceiptKeys(files.receiptKeyFile, keys);
   const trustedMembers = await loadTrustedMembers(files.trustedMembersFile);
@@ -172,7 +180,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
   try {
     if (socketPath !== undefined) {
       await app.listen({ path: socketPath });
-      await restrictSocket(socketPath);
+      await restrictSocket(socketPath, callerGroup);
     } else {
       await app.listen({ host: SIDECAR_HOST, port: port ?? DEFAULT_PORT });
     }

@@ -1,6 +1,7 @@
 import type { Stats } from "node:fs";
 import { chmod, lstat, unlink } from "node:fs/promises";
 import { connect } from "node:net";
+import { shareWithGroup } from "./key-files.js";
 import { SidecarStartError } from "./start-error.js";
 
 /** The socket a sidecar listens on by default: `<home>/sidecar.sock`. */
@@ -45,7 +46,11 @@ export async function prepareSocketPath(path: string): Promise<void> {
   await unlink(path);
 }
 
-/** Only the sidecar's own user may connect: the socket becomes 0600 right after it is bound (its folder is 0700 already). */
-export async function restrictSocket(path: string): Promise<void> {
+/**
+ * Only the sidecar's own user may connect: the socket becomes 0600 right after it is bound
+ * (its folder is 0700 already). Given the callers' group, that group may connect too (0660).
+ */
+export async function restrictSocket(path: string, callerGroup?: number): Promise<void> {
   await chmod(path, 0o600);
+  if (callerGroup !== undefined) await shareWithGroup(path, callerGroup, 0o660);
 }
