@@ -24,12 +24,12 @@ ENV NODE_ENV=production
 # host's loopback (compose.yaml) behind the TLS proxy.
 ENV HOST=0.0.0.0
 ENV PORT=8080
-ENV BROKER_METRICS_PORT=9464
+ENV BROKER_METRICS_PORT=9465
 ENV BROKER_CONFIG_FILE=/var/lib/eleven-broker/config.json
 USER eleven-broker
 # The home: the only writable path.
 VOLUME ["/var/lib/eleven-broker"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9465/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "/opt/eleven-broker/dist/server.js"]

@@ -22,10 +22,10 @@ RUN groupadd --system eleven-bots \
 COPY --from=build /out /opt/eleven-sidecar
 ENV SIDECAR_HOME=/var/lib/eleven-sidecar
 ENV SIDECAR_CALLER_GROUP=eleven-bots
-ENV SIDECAR_METRICS_PORT=9465
+ENV SIDECAR_METRICS_PORT=9464
 USER eleven-sidecar
 # The home: the only writable path.
 VOLUME ["/var/lib/eleven-sidecar"]
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:9465/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "/opt/eleven-sidecar/dist/server.js"]
