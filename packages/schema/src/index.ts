@@ -85,6 +85,7 @@ export {
 } from "./tenant-url.js";
 export { connectionProblems, type ConnectionProblem, type TenantAuth } from "./connection-check.js";
 export { parseManifest, formatJsonPath, type ManifestIssue, type ParseManifestResult } from "./parse-manifest.js";
+export { manifestAdvice, MANIFEST_ADVICE_RULES, type ManifestAdvice, type ManifestAdviceRule } from "./manifest-advice.js";
 export { parsePathTemplate, type PathTemplate, type PathSegment, type QueryPair } from "./path-template.js";
 export { splitTemplate, placeholderNames, PLACEHOLDER, type TemplatePart } from "./placeholders.js";
 export { canonicalJson } from "./canonical-json.js";

@@ -63,6 +63,12 @@ const operationFields = z.strictObject({
    */
   destructive: z.boolean().optional(),
   pick: pickSchema.optional(),
+  /**
+   * A read the provider takes with a method other than GET because its query travels in a
+   * body (a search, a GraphQL query, an RPC-style API): it changes nothing. Unmarked, such a
+   * read draws `integrations validate`'s read-method warning.
+   */
+  search: z.boolean().optional(),
   page: pagingSchema.optional(),
   /** On a write: a read of the same manifest whose answer shows the member what the write will touch. */
   preview: previewSchema.optional(),
@@ -88,6 +94,10 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
   const args = operation.args ?? NO_ARGS;
   if (operation.access === "write" && operation.confirm === undefined) issue(["confirm"], "every write needs a confirm line");
   if (operation.destructive === true && operation.access !== "write") issue(["destructive"], "only a write can be destructive");
+  if (operation.access === "read" && operation.confirm !== undefined) {
+    issue(["confirm"], "a read carries no confirm line: reads run with no tap, so the member would never see it (make the op a write if it changes something)");
+  }
+  if (operation.search === true && operation.access !== "read") issue(["search"], "only a read is a search");
   if (operation.method === "GET" && operation.body_json !== undefined) issue(["body_json"], "a GET op carries no body");
   if (operation.preview !== undefined && operation.access !== "write") issue(["preview"], "only a write has a preview (it shows what the write will touch)");
   if (operation.encoding === "form" && operation.body_json !== undefined && Array.isArray(operation.body_json)) {

@@ -8,8 +8,8 @@ export const validateCommand = defineCommand({
   audience: "maintainer",
   summary: "check every manifest in dir (default: the repository's manifests)",
   positionals: { usage: "[dir]", min: 0, max: 1, message: "validate takes at most one folder" },
-  flags: {},
-  run: async ({ positionals }, io) => (await import("../commands/validate.js")).validate(positionals[0], io),
+  flags: { strict: { switch: true, help: "refuse a manifest that breaks a catalog rule (read-method, two-reads, ...), not only warn" } },
+  run: async ({ flags, positionals }, io) => (await import("../commands/validate.js")).validate(positionals[0], io, { strict: flags.strict }),
 });
 
 export const listCommand = defineCommand({
