@@ -4,7 +4,7 @@
 // spawned with the callers' group, can call it and cannot read a key, a journal or the audit log.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmod, chown, lstat, mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { chmod, chown, lstat, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,7 +59,7 @@ function probeAs(uid: number, gid: number, home: string): Probe {
 
 const idOf = (flag: "-u" | "-g", name: string) => Number(execFileSync("id", [flag, name], { encoding: "utf8" }).trim());
 
-// Not as root (a developer's machine) the next describe, run by any user, checks the modes alone.
+// Not as root (a developer's machine) the describe after it checks the modes alone.
 if (isRoot)
   describe("the bot and the sidecar under different users (as root: two temporary system users)", () => {
     const suffix = randomBytes(3).toString("hex");
@@ -146,7 +146,7 @@ if (isRoot)
     });
   });
 
-describe("SIDECAR_CALLER_GROUP as any user", () => {
+describe("SIDECAR_CALLER_GROUP, run by whichever user runs the tests", () => {
   let sidecar: RunningSidecar;
   const gid = process.getgid?.() ?? 0;
 
@@ -172,7 +172,7 @@ describe("SIDECAR_CALLER_GROUP as any user", () => {
 
   it("resolves a group name from the group file, and refuses one it does not have", async () => {
     const groupFile = join(sidecar.home, "group-fixture");
-    await import("node:fs/promises").then(({ writeFile }) => writeFile(groupFile, "root:x:0:\nbots:x:4242:alice,bob\n"));
+    await writeFile(groupFile, "root:x:0:\nbots:x:4242:alice,bob\n");
     expect(await resolveCallerGroup("bots", groupFile)).toBe(4242);
     expect(await resolveCallerGroup("977", groupFile)).toBe(977);
     await expect(resolveCallerGroup("nobody-here", groupFile)).rejects.toMatchObject({ code: "invalid_setting" });
