@@ -40,7 +40,8 @@ export function manifestAdvice(manifest: Manifest): ManifestAdvice[] {
   const advice: ManifestAdvice[] = [];
   const reads = manifest.ops.filter((op) => op.access === "read");
   manifest.ops.forEach((op, index) => {
-    if (op.access === "read" && op.method !== "GET" && !isDocumentedSearch(op)) {
+    // A download sent with POST (Dropbox's content endpoints) is the provider's documented way to read a file.
+    if (op.access === "read" && op.method !== "GET" && op.result !== "file" && !isDocumentedSearch(op)) {
       advice.push({
         rule: "read-method",
         path: formatJsonPath(["ops", index, "method"]),
@@ -53,7 +54,8 @@ export function manifestAdvice(manifest: Manifest): ManifestAdvice[] {
   if (!manifest.ops.some((op) => op.access === "write"))
     advice.push({ rule: "one-write", path: "ops", message: "has no write; the catalog wants at least one" });
   manifest.ops.forEach((op, index) => {
-    if (op.access === "read" && op.pick === undefined) {
+    // A download (`result: "file"`) answers bytes kept by the sidecar, not JSON: nothing to pick.
+    if (op.access === "read" && op.pick === undefined && op.result !== "file") {
       advice.push({
         rule: "read-picks",
         path: formatJsonPath(["ops", index]),

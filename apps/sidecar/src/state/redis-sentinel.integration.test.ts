@@ -197,7 +197,7 @@ describe("Redis Sentinel", () => {
           const body = { grant, op: "issues.create", args: args(`approved ${(sequence += 1)}`), approval };
           const replies = await Promise.all(bots.sidecars.map((sidecar) => sidecar.call("/v1/run", body)));
           answers.push(...replies.map((reply) => outcome(reply.body)));
-          await sleep(30);
+          await sleep(80);
         }
       }),
     );
@@ -211,6 +211,7 @@ describe("Redis Sentinel", () => {
     expect(answers.filter((answer) => answer === "ok").length).toBeGreaterThan(0);
     expect(oks).toBeLessThanOrEqual(budget.runs);
     expect(approvedPosts()).toBe(oks);
-    for (const answer of answers) expect(["ok", "approval_exhausted", "unavailable"]).toContain(answer);
+    // The grant's own limit may refuse a run too (it sends nothing and spends no budget).
+    for (const answer of answers) expect(["ok", "approval_exhausted", "unavailable", "rate_limited"]).toContain(answer);
   }, 90_000);
 });
