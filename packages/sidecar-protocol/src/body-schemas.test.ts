@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runBodySchema, searchBodySchema, wellFormedOp } from "./body-schemas.js";
+import { eventsBodySchema, subscribeBodySchema } from "./events-schema.js";
 import { parseBody } from "./parse-body.js";
 import { isWellFormedRunBody, parseRunBody } from "./run-body-check.js";
 
@@ -122,5 +123,22 @@ describe("the run body's hand-written check", () => {
       expect(isWellFormedRunBody(body), JSON.stringify(args)).toBe(false);
       expect(runBodySchema.safeParse(body).success).toBe(false);
     }
+  });
+});
+
+describe("the event bodies", () => {
+  it("takes a long poll of at most 30 s and refuses a longer one or an unknown key", () => {
+    expect(parseBody(eventsBodySchema, { after: "c", wait_ms: 30_000 }).ok).toBe(true);
+    expect(parseBody(eventsBodySchema, {}).ok).toBe(true);
+    expect(parseBody(eventsBodySchema, { wait_ms: 30_001 }).ok).toBe(false);
+    expect(parseBody(eventsBodySchema, { wait_ms: "10" }).ok).toBe(false);
+    expect(parseBody(eventsBodySchema, { after: "c", from: 1 }).ok).toBe(false);
+  });
+
+  it("takes a subscription with or without a grant, and nothing else", () => {
+    expect(parseBody(subscribeBodySchema, { subscription: "es1.x" }).ok).toBe(true);
+    expect(parseBody(subscribeBodySchema, { subscription: "es1.x", grant: "eg1.y" }).ok).toBe(true);
+    expect(parseBody(subscribeBodySchema, { grant: "eg1.y" }).ok).toBe(false);
+    expect(parseBody(subscribeBodySchema, { subscription: "es1.x", args: {} }).ok).toBe(false);
   });
 });

@@ -84,6 +84,22 @@ export {
 } from "./search-schema.js";
 export { identityAnswerSchema, registryInfoSchema, type IdentityAnswer, type RegistryInfo } from "./identity-schema.js";
 export { revokeAnswerSchema, type RevokeAnswer } from "./revoke-schema.js";
+export {
+  subscribeBodySchema,
+  eventsBodySchema,
+  subscribeAnswerSchema,
+  eventsAnswerSchema,
+  deliveredEventSchema,
+  SUBSCRIPTION_REFUSAL_CODES,
+  MAX_EVENTS_WAIT_MS,
+  MAX_EVENTS_CURSOR_LENGTH,
+  MAX_EVENTS_PER_ANSWER,
+  type SubscribeBody,
+  type EventsBody,
+  type SubscribeAnswer,
+  type EventsAnswer,
+  type DeliveredEvent,
+} from "./events-schema.js";
 export { whoamiAnswerSchema, whoamiAccountSchema, type WhoamiAnswer, type WhoamiAccount } from "./whoami-schema.js";
 export { SIDECAR_ROUTES, OPENAPI_PATH, type SidecarRoute } from "./routes.js";
 export { PROBE_PATHS, healthAnswerSchema, readyAnswerSchema, type HealthAnswer, type ReadyAnswer } from "./probe-schema.js";

@@ -14,6 +14,7 @@ import { bodyIssueSchema, httpErrorBodySchema } from "./http-error-schema.js";
 import { identityAnswerSchema, registryInfoSchema } from "./identity-schema.js";
 import { opsAnswerSchema, paletteOperationSchema, paletteRefusalSchema, paletteSchema } from "./palette-schema.js";
 import { policyAnswerSchema, policyOperationSchema, policyReviewSchema, refusedApprovalSchema } from "./policy-schema.js";
+import { deliveredEventSchema, eventsAnswerSchema, eventsBodySchema, subscribeAnswerSchema, subscribeBodySchema } from "./events-schema.js";
 import { revokeAnswerSchema } from "./revoke-schema.js";
 import { OPENAPI_PATH, SIDECAR_ROUTES, type SidecarRoute } from "./routes.js";
 import { healthAnswerSchema, PROBE_PATHS, readyAnswerSchema } from "./probe-schema.js";
@@ -33,6 +34,8 @@ const BODY_SCHEMAS: Record<string, z.ZodType> = {
   RevokeBody: revokeBodySchema,
   WhoamiBody: whoamiBodySchema,
   PolicyBody: policyBodySchema,
+  SubscribeBody: subscribeBodySchema,
+  EventsBody: eventsBodySchema,
 };
 
 const ANSWER_SCHEMAS: Record<string, z.ZodType> = {
@@ -64,6 +67,9 @@ const ANSWER_SCHEMAS: Record<string, z.ZodType> = {
   BodyIssue: bodyIssueSchema,
   HealthAnswer: healthAnswerSchema,
   ReadyAnswer: readyAnswerSchema,
+  SubscribeAnswer: subscribeAnswerSchema,
+  EventsAnswer: eventsAnswerSchema,
+  DeliveredEvent: deliveredEventSchema,
 };
 
 type JsonObject = Record<string, unknown>;

@@ -4,6 +4,7 @@ import { runAnswerSchema } from "./envelope-schemas.js";
 import { identityAnswerSchema } from "./identity-schema.js";
 import { opsAnswerSchema } from "./palette-schema.js";
 import { policyAnswerSchema } from "./policy-schema.js";
+import { eventsAnswerSchema, eventsBodySchema, subscribeAnswerSchema, subscribeBodySchema } from "./events-schema.js";
 import { revokeAnswerSchema } from "./revoke-schema.js";
 import { searchAnswerSchema } from "./search-schema.js";
 import { whoamiAnswerSchema } from "./whoami-schema.js";
@@ -77,6 +78,23 @@ export const SIDECAR_ROUTES = {
     summary: "Runs the integration's identity op now: the account the grant's credential acts as.",
     body: whoamiBodySchema,
     answer: whoamiAnswerSchema,
+  },
+  subscribe: {
+    method: "POST",
+    path: "/v1/subscriptions",
+    name: "subscribe",
+    summary:
+      "Adds a subscription the member signed (`es1.`): a poll subscription needs a live grant of the same member and integration, and its first poll (the baseline) emits nothing.",
+    body: subscribeBodySchema,
+    answer: subscribeAnswerSchema,
+  },
+  events: {
+    method: "POST",
+    path: "/v1/events",
+    name: "events",
+    summary: "Long poll (up to 30 s) for the bot's events after a cursor: at least once, never the same event_id twice; `next` acknowledges them.",
+    body: eventsBodySchema,
+    answer: eventsAnswerSchema,
   },
 } as const satisfies Record<string, SidecarRoute>;
 

@@ -63,6 +63,16 @@ describe("createSidecarClient over the Unix socket", () => {
     expect(sidecar.seen.filter((request) => request.method === "GET").every((request) => request.headers["content-type"] === undefined)).toBe(true);
   });
 
+  it("calls the event routes at their paths with their bodies", async () => {
+    sidecar.handle((request, response) => sendJson(response, 200, { events: [], next: `${request.method} ${request.url}` }));
+    await expect(client.subscribe({ subscription: "es1.x", grant: GRANT })).resolves.toEqual({ events: [], next: "POST /v1/subscriptions" });
+    await expect(client.events({ after: "c1", wait_ms: 10 })).resolves.toEqual({ events: [], next: "POST /v1/events" });
+    expect(sidecar.seen.slice(-2).map((request) => JSON.parse(request.body))).toEqual([
+      { subscription: "es1.x", grant: GRANT },
+      { after: "c1", wait_ms: 10 },
+    ]);
+  });
+
   it("resolves with an error envelope: a refusal inside the route is an answer", async () => {
     const refusal = {
       status: "error",

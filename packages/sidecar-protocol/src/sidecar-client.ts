@@ -6,6 +6,7 @@ import { httpErrorBodySchema, type HttpErrorBody } from "./http-error-schema.js"
 import type { IdentityAnswer } from "./identity-schema.js";
 import type { OpsAnswer } from "./palette-schema.js";
 import { readAnswer } from "./read-answer.js";
+import type { EventsAnswer, EventsBody, SubscribeAnswer, SubscribeBody } from "./events-schema.js";
 import type { RevokeAnswer } from "./revoke-schema.js";
 import { OPENAPI_PATH, SIDECAR_ROUTES } from "./routes.js";
 import type { SearchAnswer } from "./search-schema.js";
@@ -42,6 +43,10 @@ export interface SidecarClient {
   whoami(body: WhoamiBody): Promise<WhoamiAnswer>;
   /** `POST /v1/policy`: per op of the grant, whether it runs, asks or is blocked, and the approvals' budgets left. */
   policy(body: PolicyBody): Promise<PolicyAnswer>;
+  /** `POST /v1/subscriptions`: adds a member's subscription (`es1.`), with the grant a poll subscription runs under. */
+  subscribe(body: SubscribeBody): Promise<SubscribeAnswer>;
+  /** `POST /v1/events`: the bot's events after a cursor, waiting up to `wait_ms` (set `timeoutMs` above it). */
+  events(body: EventsBody): Promise<EventsAnswer>;
   /** `GET /v1/openapi.json`: the sidecar's own description of these routes. */
   openapi(): Promise<Record<string, unknown>>;
   /** Closes the connections; calls after it reject. */
@@ -108,6 +113,8 @@ export function createSidecarClient(target: SidecarTarget, options: SidecarClien
     revoke: (body) => post<RevokeAnswer>(SIDECAR_ROUTES.revoke, body),
     whoami: (body) => post<WhoamiAnswer>(SIDECAR_ROUTES.whoami, body),
     policy: (body) => post<PolicyAnswer>(SIDECAR_ROUTES.policy, body),
+    subscribe: (body) => post<SubscribeAnswer>(SIDECAR_ROUTES.subscribe, body),
+    events: (body) => post<EventsAnswer>(SIDECAR_ROUTES.events, body),
     openapi: () => call("GET", OPENAPI_PATH) as Promise<Record<string, unknown>>,
     close: () => client.close(),
   };
