@@ -17,6 +17,9 @@ import { LiveRegistry } from "./registry/live-registry.js";
 import { createGrantOpener } from "./run/grant-opener.js";
 import { createSharedState } from "./state/build-state.js";
 import { RedisState } from "./state/redis-state.js";
+import { EventScheduler } from "./events/event-scheduler.js";
+import { LocalEventStore } from "./events/local-event-store.js";
+import type { SidecarContext } from "./http/context.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -58,24 +61,39 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   const readiness = observability?.readiness ?? new Readiness();
   const labels = new MetricLabels(() => live.current().registry);
 
-  registerRoutes(app, {
-    callerToken: config.callerToken,
-    context: {
-      live,
-      publicKey: config.botKeys.publicKey,
-      openGrant: createGrantOpener({ botKeys: config.botKeys, trustedMembers: config.trustedMembers }),
-      openApproval: (sealed) => openApproval(sealed, { bot: config.botKeys, trustedMembers: [...config.trustedMembers] }),
-      state,
-      botKeys: config.botKeys,
-      trustedMembers: config.trustedMembers,
-      audit: tracingAuditSink(observability === undefined ? audit : countingAuditSink(audit, observability.metrics), undefined, labels),
-      auditKey: config.auditKey ?? toBase64Url(randomBytes(32)),
-      inFlight,
-      readiness,
-      receiptKeys: receiptKeysNow,
-      files: config.filesDir === undefined ? undefined : new FileStore({ dir: config.filesDir }),
-    },
+  const events = new LocalEventStore(config.eventFile);
+  let closing = false;
+  const context: SidecarContext = {
+    live,
+    publicKey: config.botKeys.publicKey,
+    openGrant: createGrantOpener({ botKeys: config.botKeys, trustedMembers: config.trustedMembers }),
+    openApproval: (sealed) => openApproval(sealed, { bot: config.botKeys, trustedMembers: [...config.trustedMembers] }),
+    state,
+    botKeys: config.botKeys,
+    trustedMembers: config.trustedMembers,
+    audit: tracingAuditSink(observability === undefined ? audit : countingAuditSink(audit, observability.metrics), undefined, labels),
+    auditKey: config.auditKey ?? toBase64Url(randomBytes(32)),
+    inFlight,
+    readiness,
+    receiptKeys: receiptKeysNow,
+    files: config.filesDir === undefined ? undefined : new FileStore({ dir: config.filesDir }),
+    events,
+    closing: () => closing,
+  };
+  // The scheduler runs polls through the same context the routes call with.
+  const scheduler = new EventScheduler({
+    store: events,
+    live,
+    runner: context,
+    log: () => app.log,
+    pollEveryMs: config.pollEveryMs,
+    lifecycleEveryMs: config.lifecycleEveryMs,
   });
+  context.scheduler = scheduler;
+  live.onSwap((before, after, info) => {
+    void scheduler.registrySwapped(before, after, info.hash).catch((error: unknown) => app.log.warn({ err: error }, "registry.changed could not be kept"));
+  });
+  registerRoutes(app, { callerToken: config.callerToken, context });
 
   // Ready once the registry is loaded, which buildApp has done by the time the app is ready to answer.
   let loaded = false;
@@ -101,13 +119,18 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
     receiptKeys ??= receiptKeysFor(config.botKeys);
     await openAuditLog(audit, app.log);
     await state.open();
+    await events.open();
+    await scheduler.start();
     await followers.open({ live, state, log: app.log, onSyncRefused: (reason) => observability?.metrics.recordSyncFailure(reason) });
   });
   app.addHook("onClose", async () => {
+    closing = true;
+    scheduler.stop();
     await followers.close();
     await Promise.allSettled([...inFlight]);
     await audit.close();
     await state.close();
+    await events.close();
     if (config.dispatcher === undefined) await dispatcher.close();
   });
   return app;

@@ -51,12 +51,18 @@ export const subscribeAnswerSchema = z.discriminatedUnion("status", [
     integration: z.string(),
     events: z.array(z.string()),
     exp: z.number().int(),
-    polls: z.array(z.strictObject({ event: z.string(), every: z.number().int(), baseline: z.number().int().describe("Items seen by the first poll (not emitted).") })),
+    polls: z.array(
+      z.strictObject({ event: z.string(), every: z.number().int(), baseline: z.number().int().describe("Items seen by the first poll (not emitted).") }),
+    ),
   }),
   z.strictObject({
     status: z.literal("error"),
     error: z.strictObject({
-      code: z.enum(SUBSCRIPTION_REFUSAL_CODES),
+      code: z
+        .string()
+        .describe(
+          "subscription_invalid, grant_required, a run refusal (grant_invalid, grant_expired, rate_limited, unavailable…), or the first poll's error code.",
+        ),
       message: z.string(),
       retry_after_s: z.number().int().min(0).optional(),
       next_action: z.string(),

@@ -7,6 +7,7 @@ export const revokeAnswerSchema = z.discriminatedUnion("status", [
     status: z.literal("ok"),
     gid: z.string().optional().describe("The revoked grant's id (absent when a standing approval was revoked)."),
     aid: z.string().optional().describe("The revoked standing approval's id (absent when a grant was revoked)."),
+    sid: z.string().optional().describe("The revoked event subscription's id (when a subscription was revoked)."),
     integration: z.string(),
     member: z.string(),
     revoked_until: z.number().int(),

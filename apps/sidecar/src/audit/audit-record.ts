@@ -70,7 +70,7 @@ export function startedAuditRecord(auditId: string, facts: CallFacts, durationMs
 
 /** The line of a revocation `POST /v1/revoke` recorded: `status: "revoked"`, the grant and its member, no op. */
 export function revocationAuditRecord(
-  revoked: { gid?: string | undefined; aid?: string | undefined },
+  revoked: { gid?: string | undefined; aid?: string | undefined; sid?: string | undefined },
   member: string,
   integration: string,
   durationMs: number,
@@ -78,7 +78,8 @@ export function revocationAuditRecord(
   return {
     time: new Date().toISOString(),
     audit_id: randomUUID(),
-    gid: revoked.gid ?? null,
+    // A revoked subscription's line names its sid where a grant's names its gid (both random 16 bytes).
+    gid: revoked.gid ?? revoked.sid ?? null,
     ...(revoked.aid === undefined ? {} : { aid: revoked.aid }),
     member,
     integration,

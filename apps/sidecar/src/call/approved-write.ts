@@ -42,13 +42,8 @@ export async function approvedWrite(call: AdmittedCall): Promise<RunAnswer | und
   if (!checked.ok) return refused(call, checked.refusal);
   const { approval } = checked;
   if (approval.event !== undefined) {
-    return refused(
-      call,
-      invalid(
-        `this approval runs only in answer to a ${approval.event} event this sidecar delivered, and it delivered none with that id`,
-        "Send the write without the approval for the member's tap, or with the event_id of the event it answers.",
-      ),
-    );
+    const eventRefusal = await eventBindingRefusal(call, approval.event, approval.integration);
+    if (eventRefusal !== undefined) return refused(call, eventRefusal);
   }
   let preview: string | undefined;
   if (showsPreview(call)) {
@@ -173,6 +168,27 @@ export function approvalForOp(sealed: string, match: ApprovalMatch): CheckedAppr
     );
   }
   return { ok: true, approval };
+}
+
+/**
+ * An event-bound approval runs only when the run's `event_id` names an event this
+ * sidecar (or a sidecar of this bot sharing its store) handed to this bot through
+ * `POST /v1/events`, of the approval's integration and event type, within the
+ * last hour; anything else is `approval_invalid`, nothing sent.
+ */
+async function eventBindingRefusal(call: AdmittedCall, event: string, integration: string): Promise<Refusal | undefined> {
+  const nextAction = "Send the write without the approval for the member's tap, or with the event_id of the event it answers.";
+  const delivered = call.eventId === undefined ? undefined : await call.context.events?.delivery(call.eventId);
+  if (delivered === undefined) {
+    return invalid(
+      `this approval runs only in answer to a ${event} event this sidecar delivered in the last hour, and it delivered none with that id; nothing was sent`,
+      nextAction,
+    );
+  }
+  if (delivered.event !== event || delivered.integration !== integration) {
+    return invalid(`this approval runs only in answer to a ${event} event, and that id names a ${delivered.event} event; nothing was sent`, nextAction);
+  }
+  return undefined;
 }
 
 function refused(call: AdmittedCall, error: Refusal): RunAnswer {

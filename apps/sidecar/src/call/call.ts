@@ -26,6 +26,8 @@ export interface CallContext {
   openApproval: (sealed: string) => Approval;
   /** The sidecar's file folder, where a download's bytes are kept; absent, they are not kept. */
   files?: FileStore | undefined;
+  /** The events this sidecar delivered: an event-bound approval names one (absent: none was delivered). */
+  events?: import("../events/event-store.js").EventStore;
 }
 
 /** What the audit line says about a call besides its outcome; `null` where the call never learned it. */

@@ -66,6 +66,12 @@ export interface SidecarConfig {
   outcomeFile?: string;
   /** Where standing approvals' budgets are journaled (0600) without Redis, so a restart gives none back. Without it: memory only. */
   approvalFile?: string;
+  /** The bot's events, subscriptions and poll memory, mode 0600 (without Redis); absent: memory only. */
+  eventFile?: string;
+  /** Overrides every poll event's `every`, in milliseconds (tests only). */
+  pollEveryMs?: number;
+  /** How often expiries are looked at for lifecycle events, in milliseconds; default 15 000. */
+  lifecycleEveryMs?: number;
   /** Where revocations are journaled (0600) without Redis, so they survive a restart. Without it: memory only. */
   revocationFile?: string;
   /**

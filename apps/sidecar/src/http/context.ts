@@ -6,6 +6,8 @@ import type { LiveRegistry } from "../registry/live-registry.js";
 import type { GrantOpener } from "../run/grant-opener.js";
 import type { SharedState } from "../state/shared-state.js";
 import type { RevokeDeps } from "../state/revoke.js";
+import type { EventScheduler } from "../events/event-scheduler.js";
+import type { EventStore } from "../events/event-store.js";
 
 /** Everything the routes share, decorated on the instance as `app.sidecar`. */
 export interface SidecarContext extends CallRunner, RevokeDeps {
@@ -15,6 +17,12 @@ export interface SidecarContext extends CallRunner, RevokeDeps {
   live: LiveRegistry;
   /** What `GET /readyz` answers, on this listener and on the metrics listener alike. */
   readiness: Readiness;
+  /** The bot's events and subscriptions (hand-built test contexts may leave the events out: the event routes then refuse). */
+  events?: EventStore;
+  /** Runs the poll subscriptions and the lifecycle events. */
+  scheduler?: EventScheduler;
+  /** True once the app is closing: a long poll answers at once. */
+  closing?: () => boolean;
 }
 
 declare module "fastify" {

@@ -30,6 +30,7 @@ export class LiveRegistry {
   readonly #dispatcher: Dispatcher;
   readonly #limits: ExecutorLimits | undefined;
   readonly #pageKey: Uint8Array | undefined;
+  readonly #listeners: ((before: Registry, after: Registry, info: Readonly<RegistryInfo>) => void)[] = [];
 
   /**
    * `pageKey` is shared by the executor of every release, so a `next_page` handed out
@@ -53,7 +54,14 @@ export class LiveRegistry {
 
   /** Runs every request that starts from now on against `registry`. */
   swap(registry: Registry, info: RegistryInfo): void {
+    const before = this.#current;
     this.#current = this.#snapshot(registry, info);
+    for (const listener of this.#listeners) listener(before.registry, registry, info);
+  }
+
+  /** Called after every swap with the registry before and after it (the events' `registry.changed`). */
+  onSwap(listener: (before: Registry, after: Registry, info: Readonly<RegistryInfo>) => void): void {
+    this.#listeners.push(listener);
   }
 
   #snapshot(registry: Registry, info: RegistryInfo): RegistrySnapshot {

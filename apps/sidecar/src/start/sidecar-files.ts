@@ -26,6 +26,8 @@ export interface SidecarFiles {
   revocationFile: string;
   /** Standing approvals' budgets spent in their open windows, mode 0600 (without Redis). */
   approvalFile: string;
+  /** Events kept for the bot, its subscriptions and their poll memory, mode 0600 (without Redis). */
+  eventFile: string;
   /** The last good signed registry release, mode 0600 (when following a broker). */
   registryCacheFile: string;
   /** The newest registry release ever run, mode 0600 (when following a broker). */
@@ -54,6 +56,7 @@ export function sidecarFiles(home: string = defaultSidecarHome()): SidecarFiles 
     revocationFile: join(dir, "revocations.log"),
     outcomeFile: join(dir, "outcomes.log"),
     approvalFile: join(dir, "approvals.log"),
+    eventFile: join(dir, "events.log"),
     registryCacheFile: join(dir, "registry-release.json"),
     registryHighWaterFile: join(dir, "registry-high-water"),
     filesDir: join(dir, "files"),

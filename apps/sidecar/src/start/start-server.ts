@@ -158,6 +158,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     revocationFile: files.revocationFile,
     outcomeFile: files.outcomeFile,
     approvalFile: files.approvalFile,
+    eventFile: files.eventFile,
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
     ...(options.redisSentinels === undefined ? {} : { redisSentinels: options.redisSentinels }),
     ...(options.redisName === undefined ? {} : { redisName: options.redisName }),

@@ -1,4 +1,15 @@
-import { CLOCK_SKEW_SECONDS, GrantError, verifyApprovalRevocation, verifyRevocation, type Approval, type KeyPair } from "@eleven-integrations/grants";
+import {
+  CLOCK_SKEW_SECONDS,
+  GrantError,
+  verifyApprovalRevocation,
+  verifyRevocation,
+  verifySubscriptionRevocation,
+  type Approval,
+  type KeyPair,
+  type Subscription,
+} from "@eleven-integrations/grants";
+import type { EventScheduler } from "../events/event-scheduler.js";
+import type { EventStore } from "../events/event-store.js";
 import type { FastifyBaseLogger } from "fastify";
 import type { RevokeAnswer, RevokeBody } from "@eleven-integrations/sidecar-protocol";
 import { StateUnavailableError, type SharedState } from "./shared-state.js";
@@ -8,6 +19,9 @@ export interface RevokeDeps {
   botKeys: KeyPair;
   trustedMembers: string[];
   state: SharedState;
+  /** The kept subscriptions: a revoked one is dropped and its polls stop. */
+  events?: EventStore | undefined;
+  scheduler?: EventScheduler | undefined;
 }
 
 /** `POST /v1/revoke` answers (HTTP 200 for every well-formed, authorised call): the contract's. */
@@ -56,14 +70,18 @@ export async function revokeGrant(body: RevokeBody, deps: RevokeDeps, log: Fasti
       },
     };
   }
-  const id = revoked.kind === "grant" ? { gid: revoked.id } : { aid: revoked.id };
+  if (revoked.kind === "subscription") {
+    deps.scheduler?.unschedule(revoked.id);
+    await deps.events?.removeSubscription(revoked.id);
+  }
+  const id = revoked.kind === "grant" ? { gid: revoked.id } : revoked.kind === "approval" ? { aid: revoked.id } : { sid: revoked.id };
   log.info({ ...id, integration: revoked.integration }, `${revoked.kind} revoked`);
   return { status: "ok", ...id, integration: revoked.integration, member: revoked.member, revoked_until: until };
 }
 
 /** What a verified revocation ends: a grant or a standing approval, its id, member, integration and expiry. */
 interface Revoked {
-  kind: "grant" | "approval";
+  kind: "grant" | "approval" | "subscription";
   id: string;
   member: string;
   integration: string;
@@ -83,9 +101,16 @@ function verifiedRevocation(token: string, deps: RevokeDeps): Revoked {
     try {
       ({ approval } = verifyApprovalRevocation(token, options));
     } catch (second) {
-      // Not an approval's either: the grant's own refusal says what was wrong.
-      if (GrantError.isInstance(second) && second.code === "malformed") throw error;
-      throw second;
+      if (!GrantError.isInstance(second) || second.code !== "malformed") throw second;
+      // Not an approval's either: a subscription's (`es1.`), or else the grant's own refusal says what was wrong.
+      let subscription: Subscription;
+      try {
+        ({ subscription } = verifySubscriptionRevocation(token, options));
+      } catch (third) {
+        if (GrantError.isInstance(third) && third.code === "malformed") throw error;
+        throw third;
+      }
+      return { kind: "subscription", id: subscription.sid, member: subscription.iss, integration: subscription.integration, exp: subscription.exp };
     }
     return { kind: "approval", id: approval.aid, member: approval.iss, integration: approval.integration, exp: approval.exp };
   }
