@@ -19,6 +19,7 @@ import { createSharedState } from "./state/build-state.js";
 import { RedisState } from "./state/redis-state.js";
 import { EventScheduler } from "./events/event-scheduler.js";
 import { LocalEventStore } from "./events/local-event-store.js";
+import { RedisEventStore } from "./events/redis-event-store.js";
 import type { SidecarContext } from "./http/context.js";
 
 /** Largest request body, in bytes: a grant is at most 16 KiB, args a few. */
@@ -61,7 +62,8 @@ export function buildApp(config: SidecarConfig): FastifyInstance {
   const readiness = observability?.readiness ?? new Readiness();
   const labels = new MetricLabels(() => live.current().registry);
 
-  const events = new LocalEventStore(config.eventFile);
+  const localEvents = new LocalEventStore(config.eventFile);
+  const events = state instanceof RedisState ? new RedisEventStore(state.client, state.prefix, localEvents) : localEvents;
   let closing = false;
   const context: SidecarContext = {
     live,

@@ -190,6 +190,7 @@ export class EventScheduler {
   }
 
   async #poll(kept: KeptSubscription, event: ManifestEvent, baseline: boolean): Promise<PollOutcome> {
+    // No memory on a scheduled poll (the store was lost): a new baseline, never the whole list again as news.
     const memory = baseline ? undefined : await this.#options.store.pollMemory(kept.sid, event.id);
     return await runPoll({
       sid: kept.sid,
@@ -197,7 +198,7 @@ export class EventScheduler {
       event,
       args: kept.args,
       grant: kept.grant ?? "",
-      memory: baseline ? undefined : (memory ?? { seen: [], since: new Date().toISOString() }),
+      memory,
       startedAt: new Date(),
       snapshot: this.#options.live.current(),
       runner: this.#options.runner,
