@@ -5,12 +5,13 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateMemberKeys, issueApproval, issueGrant, ready, renderApprovalLine, signConfirmation } from "@eleven-integrations/grants";
+import { generateMemberKeys, issueApproval, issueGrant, issueSubscription, ready, renderApprovalLine, signConfirmation } from "@eleven-integrations/grants";
 import { loadRegistry } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
 import { startSidecar, type RunningSidecar } from "@eleven-integrations/sidecar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ISSUE_PAGES, startProviderStandIn, type ProviderStandIn } from "../../apps/sidecar/src/__fixtures__/provider-stand-in.js";
+import { startTodoistStandIn, todoistTask } from "../../apps/sidecar/src/__fixtures__/todoist-stand-in.js";
 
 const BOT = new URL("./bot.py", import.meta.url).pathname;
 const MEMBER_TOKEN = "ghp_theMembersTokenNeverPrinted0123456789";
@@ -195,5 +196,83 @@ describe("examples/python-bot", () => {
     const child = await runBot(["--grant", join(emptyHome, "caller-token")], undefined, emptyHome);
     expect(child.code).toBe(2);
     expect(child.stderr).toContain(`error: cannot reach the sidecar in ${emptyHome}: FileNotFoundError`);
+  });
+});
+
+describe("examples/python-bot --events", () => {
+  it("subscribes to a polled event and prints the new task once it appears, as the sidecar delivered it", async () => {
+    const todoist = await startTodoistStandIn();
+    const eventsHome = await mkdtemp(join(tmpdir(), "python-bot-events-"));
+    await writeFile(join(eventsHome, "trusted-members.json"), JSON.stringify([member.publicKey]));
+    const polling = await startSidecar({ home: eventsHome, dispatcher: todoist.dispatcher, pollEveryMs: 200 });
+    try {
+      const dir = await mkdtemp(join(tmpdir(), "python-bot-events-tokens-"));
+      const grant = issueGrant({
+        member,
+        botPublicKey: polling.publicKey,
+        integration: "todoist",
+        manifestHash: registry.manifestHash("todoist") as string,
+        access: "read",
+        credential: { kind: "pat", token: MEMBER_TOKEN },
+        ttlSeconds: 3600,
+      });
+      const subscription = issueSubscription({
+        member,
+        botPublicKey: polling.publicKey,
+        integration: "todoist",
+        manifestHash: registry.manifestHash("todoist") as string,
+        events: ["task.added"],
+        ttlSeconds: 7 * 86_400,
+      });
+      await writeFile(join(dir, "grant.txt"), `${grant}\n`, { mode: 0o600 });
+      await writeFile(join(dir, "subscription.txt"), `${subscription}\n`, { mode: 0o600 });
+      const args = [
+        BOT,
+        "--grant",
+        join(dir, "grant.txt"),
+        "--events",
+        "--subscription",
+        join(dir, "subscription.txt"),
+        "--max-events",
+        "1",
+        "--wait-ms",
+        "5000",
+      ];
+      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn("python3", args, { env: { PATH: process.env["PATH"] ?? "", SIDECAR_HOME: eventsHome }, stdio: ["ignore", "pipe", "pipe"] });
+        let stdout = "";
+        let stderr = "";
+        let added = false;
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+          stdout += chunk;
+          // The baseline is taken: a task added now is news.
+          if (!added && stdout.includes("subscribed: ")) {
+            added = true;
+            todoist.tasks.unshift(todoistTask("8PyBot000001", "Reply to the landlord"));
+          }
+        });
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+          stderr += chunk;
+        });
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, stdout, stderr }));
+      });
+      console.log(`the Python bot printed:\n${result.stdout}`);
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^subscribed: [A-Za-z0-9_-]{22} todoist task\.added; task\.added every 60 s \(baseline 2\)$/m);
+      const eventLine = result.stdout.split("\n").find((line) => line.startsWith("event: "));
+      expect(JSON.parse(eventLine?.slice("event: ".length) ?? "{}")).toMatchObject({
+        integration: "todoist",
+        event: "task.added",
+        data: { id: "8PyBot000001", content: "Reply to the landlord", project_id: "6Jf8VQXxpwv56VQ7", "due.string": "tomorrow" },
+        line: "New task “Reply to the landlord”",
+      });
+      expect(result.stdout).toContain("  New task “Reply to the landlord”");
+      expect(result.stdout).not.toContain(MEMBER_TOKEN);
+    } finally {
+      await polling.close();
+      await todoist.close();
+    }
   });
 });

@@ -94,6 +94,24 @@ class Sidecar:
             body["approval"] = approval
         return self.call("POST", "/v1/run", body)
 
+    def subscribe(self, subscription, grant=None):
+        body = {"subscription": subscription}
+        if grant is not None:
+            body["grant"] = grant
+        return self.call("POST", "/v1/subscriptions", body)
+
+    def events(self, after=None, wait_ms=0):
+        """The long poll: the sidecar holds the call up to wait_ms, so this call's own timeout is longer."""
+        body = {"wait_ms": wait_ms}
+        if after is not None:
+            body["after"] = after
+        saved = self.timeout
+        self.timeout = max(saved, wait_ms / 1000 + 10)
+        try:
+            return self.call("POST", "/v1/events", body)
+        finally:
+            self.timeout = saved
+
     def policy(self, grant, approvals=()):
         body = {"grant": grant}
         if approvals:
@@ -171,6 +189,30 @@ def write(sidecar, grant, op, args, confirmations, approval=None):
     return 0
 
 
+def listen(sidecar, grant, subscription, max_events, wait_ms):
+    """Subscribes (when given a subscription), then long-polls the bot's events and prints each once, acknowledging with `next`."""
+    if subscription is not None:
+        answer = sidecar.subscribe(subscription, grant)
+        if answer["status"] != "ok":
+            return refused(answer)
+        polls = ", ".join(f"{poll['event']} every {poll['every']} s (baseline {poll['baseline']})" for poll in answer["polls"])
+        print(f"subscribed: {answer['sid']} {answer['integration']} {', '.join(answer['events'])}; {polls or 'no polls'}")
+        sys.stdout.flush()
+    after = None
+    heard = 0
+    while max_events == 0 or heard < max_events:
+        answer = sidecar.events(after, wait_ms)
+        if answer.get("truncated"):
+            print("events: some events after the cursor are no longer kept (truncated)")
+        for event in answer["events"]:
+            heard += 1
+            print(f"event: {compact(event)}")
+            print(f"  {safe(event['line'])}")
+        sys.stdout.flush()
+        after = answer["next"]
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description="A bot that reads, pages and writes through its Eleven sidecar (SIDECAR_HOME).")
     parser.add_argument("--grant", required=True, help="file holding the member's grant (eg1.…)")
@@ -180,6 +222,10 @@ def main():
     parser.add_argument("--write", help="a write op to run through the member's confirmation")
     parser.add_argument("--write-arg", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--approval", help="file holding a standing approval (ea1.…): the write runs with no tap when it covers it")
+    parser.add_argument("--events", action="store_true", help="long-poll the bot's events and print them (instead of reading and writing)")
+    parser.add_argument("--subscription", help="file holding a subscription (es1.…) to add first, polled under --grant")
+    parser.add_argument("--max-events", type=int, default=0, help="stop after this many events (default 0: never)")
+    parser.add_argument("--wait-ms", type=int, default=25000, help="how long one long poll waits, at most 30000 (default 25000)")
     options = parser.parse_args()
 
     home = os.environ.get("SIDECAR_HOME") or os.path.join(os.path.expanduser("~"), ".eleven-sidecar")
@@ -195,6 +241,12 @@ def main():
         identity = sidecar.identity()
         registry = identity["registry"]
         print(f"identity: bot key {identity['public_key']} (registry {registry['hash'][:12]}, {registry['source']})")
+        if options.events:
+            subscription = None
+            if options.subscription is not None:
+                with open(options.subscription, encoding="utf-8") as file:
+                    subscription = file.read().strip()
+            return listen(sidecar, grant, subscription, options.max_events, options.wait_ms)
 
         palette = sidecar.ops(grant)
         if palette["status"] != "ok":

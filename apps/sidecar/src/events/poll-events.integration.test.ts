@@ -11,6 +11,8 @@ import { approvalFor, bot, CALLER_TOKEN, grantFor, manifestHash, member, registr
 import { httpCall } from "../__fixtures__/http-call.js";
 import { startTodoistStandIn, todoistTask, type TodoistStandIn } from "../__fixtures__/todoist-stand-in.js";
 import type { ServerTimeouts } from "@eleven-integrations/server-kit";
+import { loadRegistry } from "@eleven-integrations/loader";
+import { manifestFiles } from "@eleven-integrations/manifests";
 
 type Loose = Record<string, unknown> & { events?: Record<string, unknown>[]; next?: string };
 
@@ -261,6 +263,31 @@ describe("a subscription ends", () => {
     // Each once, though the sweep ran many times.
     expect(kinds.filter((kind) => kind === "grant.expiring")).toHaveLength(1);
     expect(seen.find((event) => event.event === "subscription.expiring")).toMatchObject({ sid: added.sid, data: { exp: added.exp } });
+  });
+});
+
+describe("registry.changed", () => {
+  it("tells the bot which ops a registry swap added, changed or removed, and says nothing for a swap that changed none", async () => {
+    const local = await sidecar();
+    const live = local.app.sidecar.live;
+    const info = { ...live.current().info };
+    live.swap(registry, { ...info, sequence: 1 });
+    const changedFiles = manifestFiles.map((file) => {
+      if (!file.file.endsWith("todoist.json")) return file;
+      const json = structuredClone(file.json) as { ops: { id: string; label: string }[] };
+      json.ops = json.ops.filter((op) => op.id !== "projects.list").map((op) => (op.id === "tasks.list" ? { ...op, label: "List open tasks" } : op));
+      return { ...file, json };
+    });
+    const changed = loadRegistry(changedFiles);
+    live.swap(changed, { ...info, hash: changed.hash, sequence: 2 });
+    const { seen } = await eventsUntil(local, undefined, (event) => event.event === "registry.changed");
+    const swaps = seen.filter((event) => event.event === "registry.changed");
+    expect(swaps).toHaveLength(1);
+    expect(swaps[0]).toMatchObject({
+      integration: "eleven",
+      data: { hash: changed.hash, added: [], changed: ["todoist/tasks.list"], removed: ["todoist/projects.list"] },
+      line: "The registry changed: changed todoist/tasks.list; removed todoist/projects.list",
+    });
   });
 });
 

@@ -39,6 +39,8 @@ export interface StartSidecarOptions {
   registry?: Registry;
   /** Leave out in production (the executor's hardened dispatcher); tests point it at loopback stand-ins. */
   dispatcher?: Dispatcher;
+  /** Overrides every poll event's `every`, in milliseconds (tests only). */
+  pollEveryMs?: number;
   limits?: ExecutorLimits;
   /** fastify's logger option; default none. */
   logger?: SidecarLoggerOption;
@@ -164,6 +166,7 @@ export async function startSidecar(options: StartSidecarOptions = {}): Promise<R
     ...(options.redisName === undefined ? {} : { redisName: options.redisName }),
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+    ...(options.pollEveryMs === undefined ? {} : { pollEveryMs: options.pollEveryMs }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.registryUrl === undefined
