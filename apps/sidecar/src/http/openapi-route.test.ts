@@ -33,7 +33,7 @@ describe("GET /v1/openapi.json", () => {
     const response = await subject.app.inject({ method: "GET", url: "/v1/nothing", headers: authorized });
     expect(response.statusCode).toBe(404);
     expect(response.json().error.message).toBe(
-      "no such route: the sidecar serves GET /v1/identity, POST /v1/ops, POST /v1/run, POST /v1/search, POST /v1/revoke, POST /v1/policy, POST /v1/whoami, GET /v1/openapi.json, GET /healthz, GET /readyz",
+      "no such route: the sidecar serves GET /v1/identity, POST /v1/ops, POST /v1/run, POST /v1/search, POST /v1/revoke, POST /v1/policy, POST /v1/whoami, POST /v1/subscriptions, POST /v1/events, GET /v1/openapi.json, GET /healthz, GET /readyz",
     );
   });
 });
