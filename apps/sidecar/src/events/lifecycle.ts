@@ -32,7 +32,8 @@ export function grantExpiring(sid: string, gid: string, integration: string, exp
   return lifecycleEvent(
     "grant.expiring",
     sid,
-    `${gid}`,
+    // Once per subscription and grant: each subscription polling under it is told, and a renewed grant is warned again.
+    `${sid} ${gid}`,
     { sid, gid, integration, exp },
     `The ${integration} grant the subscription polls under ends at ${isoOf(exp)}: send a renewed grant to /v1/subscriptions`,
     at,
