@@ -32,7 +32,7 @@ afterAll(async () => {
   await redis?.close();
 });
 
-async function sidecar(home?: string) {
+async function sidecar(home?: string, redisUrl = redis.url) {
   const dir = home ?? (await temporaryDirectory("redis-events-"));
   const app = buildApp({
     registry,
@@ -42,7 +42,7 @@ async function sidecar(home?: string) {
     auditFile: join(dir, "audit.log"),
     revocationFile: join(dir, "revocations.log"),
     eventFile: join(dir, "events.log"),
-    redisUrl: redis.url,
+    redisUrl,
     dispatcher: todoist.dispatcher,
     pollEveryMs: 200,
     lifecycleEveryMs: 100,
@@ -116,5 +116,12 @@ describe("events in Redis Streams", () => {
     const polled = afterLoss.seen.filter((event) => event.integration === "todoist").map(idOf);
     expect(polled).toContain("8Redis000002");
     expect(polled).not.toContain("8Redis000001");
+  });
+
+  it("answers 500 internal_error, naming no Redis address, while Redis cannot be reached", async () => {
+    const away = await sidecar(undefined, "redis://:hunter2secret@127.0.0.1:1");
+    const answer = await away.call("/v1/events", { wait_ms: 0 });
+    expect(answer).toEqual({ error: { code: "internal_error", message: expect.stringContaining("event store") } });
+    expect(JSON.stringify(answer)).not.toContain("hunter2secret");
   });
 });

@@ -38,7 +38,7 @@ async function eventsRoutes(app: FastifyInstance): Promise<void> {
       if (!reply.raw.writableFinished) gone.abort();
     };
     reply.raw.once("close", onClose);
-    try {
+    const longPoll = async () => {
       const deadline = Date.now() + waitMs;
       let page = await events.read(after, MAX_EVENTS_PER_ANSWER);
       while (page.events.length === 0 && page.truncated !== true && Date.now() < deadline && !gone.signal.aborted && !closing()) {
@@ -47,6 +47,15 @@ async function eventsRoutes(app: FastifyInstance): Promise<void> {
       }
       if (page.events.length > 0) await events.markDelivered(page.events, Math.floor(Date.now() / 1000));
       return page;
+    };
+    try {
+      return await longPoll();
+    } catch (error) {
+      // Redis away or the journal unwritable: the cursor is not moved, the bot asks again with the same one.
+      request.log.warn({ kind: (error as NodeJS.ErrnoException).code ?? (error as Error).name }, "the event store could not be read");
+      return reply
+        .code(500)
+        .send(httpErrorBody("internal_error", "the sidecar cannot reach its event store (Redis, or its journal on disk); ask again with the same cursor"));
     } finally {
       reply.raw.off("close", onClose);
       if (waitMs > 0 && idle !== undefined) socket.setTimeout(idle);
