@@ -123,6 +123,14 @@ function buildIndex(integrations: readonly SearchableIntegration[]): Built {
     },
   });
 
+  // Each integration's position, by its id and its name in lower case.
+  const named = new Map<string, number>();
+  documents.forEach((document, position) => {
+    if (document.kind !== "integration") return;
+    named.set(document.source.id.toLowerCase(), position);
+    named.set(document.source.name.toLowerCase(), position);
+  });
+
   const hit = (document: SearchDocument, score: number): SearchHit => {
     const integration = document.source;
     const rounded = Math.round(score * 1000) / 1000;
@@ -183,6 +191,10 @@ function buildIndex(integrations: readonly SearchableIntegration[]): Built {
         filter: (result) => accept(at(result.id as number)),
       });
       results.sort((a, b) => b.score - a.score || (a.id as number) - (b.id as number));
+      // A query that is an integration's name or id asks for that integration: it comes first, whatever its ops score.
+      const asked = named.get(query.trim().toLowerCase());
+      const place = asked === undefined ? -1 : results.findIndex((result) => result.id === asked);
+      if (place > 0) results.unshift(...results.splice(place, 1));
       return results.slice(0, limit).map((result) => hit(at(result.id as number), result.score));
     },
   };
