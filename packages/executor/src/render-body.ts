@@ -3,9 +3,10 @@ import type { ArgProblem } from "./arg-problem.js";
 import { buildMessage } from "./build-message.js";
 import type { ArgValues } from "./check-args.js";
 import { encodeForm } from "./encode-form.js";
+import { uploadBody } from "./upload-body.js";
 
 export interface RenderedBody {
-  readonly body: string;
+  readonly body: string | Buffer;
   readonly contentType: string;
 }
 
@@ -19,6 +20,7 @@ export type RenderBodyResult =
  * as base64url; a value that cannot go in a mail header is refused, naming its arg.
  */
 export function renderBody(operation: CompiledOperation, args: ArgValues): RenderBodyResult {
+  if (operation.encoding === "bytes" || operation.encoding === "multipart") return uploadBody(operation, args);
   if (operation.renderBody === undefined) return { ok: true, body: undefined };
   if (operation.encoding === "rfc2822") {
     const message = buildMessage(args);

@@ -20,6 +20,16 @@ import { compilePick, type PickAccessor } from "./compile-pick.js";
 import { compilePreview, type CompiledPreview } from "./compile-preview.js";
 import type { CompiledProviderErrors } from "./compile-provider-errors.js";
 
+/** A multipart body's parts, compiled at load. */
+export interface CompiledMultipart {
+  readonly kind: "form-data" | "related";
+  readonly parts: readonly {
+    readonly name: string | undefined;
+    readonly render: ((args: BodyArgs) => JsonValue) | undefined;
+    readonly file: string | undefined;
+  }[];
+}
+
 /** An op ready to run: every template parsed once, at load. */
 export interface CompiledOperation {
   readonly integration: string;
@@ -59,6 +69,8 @@ export interface CompiledOperation {
   readonly host: string | undefined;
   /** Renders `body_json` with the args (an optional arg not given drops its key), or undefined without a body. */
   readonly renderBody: ((args: BodyArgs) => JsonValue) | undefined;
+  /** An `encoding: "multipart"` op's parts: each a JSON template's builder or the file arg it carries. */
+  readonly multipart: CompiledMultipart | undefined;
   /** The `confirm` template split into parts, for writes. */
   readonly confirm: string | undefined;
   readonly confirmParts: readonly TemplatePart[] | undefined;
@@ -110,6 +122,17 @@ export function compileOperation(
     host: operation.host,
     result: operation.result,
     renderBody: operation.body_json === undefined ? undefined : compileBody(operation.body_json, types),
+    multipart:
+      operation.multipart === undefined
+        ? undefined
+        : Object.freeze({
+            kind: operation.multipart.kind,
+            parts: Object.freeze(
+              operation.multipart.parts.map((part) =>
+                Object.freeze({ name: part.name, render: part.json === undefined ? undefined : compileBody(part.json, types), file: part.file }),
+              ),
+            ),
+          }),
     confirm: operation.confirm,
     confirmParts: operation.confirm === undefined ? undefined : Object.freeze(splitTemplate(operation.confirm)),
     pick: operation.pick === undefined ? undefined : compilePick(operation.pick),

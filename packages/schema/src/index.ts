@@ -70,6 +70,7 @@ export {
   type FileArgValue,
   type InlineFileArg,
 } from "./run-args.js";
+export { multipartSchema, uploadRules, type Multipart } from "./upload-rules.js";
 export { MAX_FILE_BYTES, MAX_FILE_BASE64_LENGTH, base64DecodedLength } from "./file-value.js";
 export { MESSAGE_ARGS, MESSAGE_PLACEHOLDER, isMessageArg, type MessageArgName } from "./message-args.js";
 export { WHEN_KEY, EACH_KEY, isConditionalLeaf, conditionalLeaf, isEachLeaf, eachLeaf, type ConditionalLeaf, type EachLeaf } from "./conditional-leaf.js";

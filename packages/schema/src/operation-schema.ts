@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ARG_TYPES, argTypeProblem, MAX_LIST_ITEMS } from "./arg-type.js";
 import { argShapeRules } from "./arg-shapes.js";
+import { multipartSchema, uploadRules } from "./upload-rules.js";
 import { ARG_NAME, DEFAULT_MAX_LENGTH, MAX_MAX_LENGTH, dotPath, plainText, regexPattern, text } from "./field-schemas.js";
 import { HOST_NAME } from "./auth-transport.js";
 import { opHeaderRules, opHeadersSchema } from "./op-headers.js";
@@ -54,7 +55,9 @@ const operationFields = z.strictObject({
     ),
   args: z.record(z.string().regex(ARG_NAME, "arg names are [a-z][a-z0-9_]*"), argSchema).optional(),
   body_json: jsonBody.optional(),
-  encoding: z.enum(["json", "form", "rfc2822"]).optional(),
+  encoding: z.enum(["json", "form", "rfc2822", "bytes", "multipart"]).optional(),
+  /** An `encoding: "multipart"` op's parts (see upload-rules). */
+  multipart: multipartSchema.optional(),
   confirm: text(500).optional(),
   /**
    * The op destroys, closes, cancels or commits to something that is hard to
@@ -123,6 +126,7 @@ function operationRules(operation: z.infer<typeof operationFields>, issue: Issue
   if (operation.body_json !== undefined && !bodyPlaceholdersDeclared(operation.body_json, bodyArgs))
     bodyPlaceholderRules(operation.body_json, bodyArgs, issue, []);
   argShapeRules(operation, issue);
+  uploadRules(operation, issue);
   if (operation.page !== undefined) pagingProblems(operation, pathHolds, issue);
   if (operation.headers !== undefined) opHeaderRules(operation.headers, args, issue);
   if (operation.result === "file") {

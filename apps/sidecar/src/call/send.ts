@@ -3,6 +3,7 @@ import { fileBytesOf, type Envelope, type EnvelopeError, type RunRequest } from 
 import type { StoredFileMeta } from "../files/file-store.js";
 import { startedAuditRecord } from "../audit/audit-record.js";
 import { elapsedMs, type AdmittedCall } from "./call.js";
+import { resolveFiles } from "./resolve-files.js";
 
 /** What goes to the executor, without the credential: the call's op (or another the call reads first, a preview), args, page and the grant's connection. */
 export type ProviderRequest = Omit<RunRequest, "credential">;
@@ -41,8 +42,11 @@ export function providerRequest(call: AdmittedCall, read?: SideRead): ProviderRe
 export async function send(call: AdmittedCall, read?: SideRead): Promise<Envelope> {
   const { grant } = call;
   const request = providerRequest(call, read);
+  // Stored files are read before the started line: an unknown hash sends nothing.
+  const files = await resolveFiles(request.args ?? {}, call.context.files);
+  if (!files.ok) return { status: "error", integration: request.integration, op: request.op, error: files.error };
   if (read === undefined && call.operation.access === "write") await writeStarted(call);
-  const envelope = await call.snapshot.executor.run({ ...request, credential: { token: grant.cred.token, kind: grant.cred.kind } });
+  const envelope = await call.snapshot.executor.run({ ...request, args: files.args, credential: { token: grant.cred.token, kind: grant.cred.kind } });
   return keepFile(call, envelope);
 }
 

@@ -105,9 +105,67 @@ export const queryTokenManifest = {
   ],
 };
 
+/** Uploads: bytes to the content host (Dropbox-shaped), multipart related (Drive-shaped) and form-data. */
+export const uploadManifest = {
+  schema: 1,
+  id: "upload",
+  name: "Upload",
+  category: "files",
+  auth: {
+    kind: "pat",
+    base: `https://${API_HOST}/2`,
+    authorization: "Bearer",
+    pat_help: "https://example.com/tokens",
+    hosts: { content: `https://${CONTENT_HOST}/2` },
+  },
+  ops: [
+    {
+      id: "files.upload",
+      label,
+      access: "write",
+      method: "POST",
+      host: "content",
+      path: "/files/upload",
+      encoding: "bytes",
+      args: { path: { required: true, max_length: 1000 }, file: { required: true, type: "file" } },
+      headers: { "Dropbox-API-Arg": '{"path":"{path}","mode":"add"}' },
+      confirm: "Upload {file} to {path}",
+    },
+    {
+      id: "files.create",
+      label,
+      access: "write",
+      method: "POST",
+      path: "/upload/files?uploadType=multipart",
+      encoding: "multipart",
+      multipart: { kind: "related", parts: [{ json: { name: "{name}", parents: ["{folder}"] } }, { file: "file" }] },
+      args: { name: { required: true, max_length: 255 }, folder: { max_length: 100 }, file: { required: true, type: "file" } },
+      confirm: "Upload {file} as {name}",
+    },
+    {
+      id: "files.form",
+      label,
+      access: "write",
+      method: "POST",
+      path: "/form",
+      encoding: "multipart",
+      multipart: {
+        kind: "form-data",
+        parts: [
+          { name: "channel", json: "{channel}" },
+          { name: "file", file: "file" },
+        ],
+      },
+      args: { channel: { required: true, max_length: 100 }, file: { required: true, type: "file" } },
+      confirm: "Post {file} to {channel}",
+    },
+  ],
+};
+
 export function fourthReleaseRegistry(): Registry {
   return loadRegistry([
     { file: "transport.json", json: transportManifest },
     { file: "querytoken.json", json: queryTokenManifest },
+    { file: "upload.json", json: uploadManifest },
   ]);
 }

@@ -1,0 +1,49 @@
+import type { CompiledOperation } from "@eleven-integrations/loader";
+import { inlineFileArgSchema, type InlineFileArg } from "@eleven-integrations/schema";
+import type { ArgProblem } from "./arg-problem.js";
+import type { ArgValues } from "./check-args.js";
+import { bytesBody, multipartBody, type FileBody, type FileBytes, type FormField } from "./file-body.js";
+
+export type UploadBodyResult = { readonly ok: true; readonly body: FileBody } | { readonly ok: false; readonly problems: readonly ArgProblem[] };
+
+/**
+ * The body of an upload op (`encoding: "bytes"` or `"multipart"`): the file arg's decoded bytes,
+ * alone or with the rendered parts. A `{ sha256 }` value reaching here was not resolved by the
+ * sidecar: refused, nothing sent.
+ */
+export function uploadBody(operation: CompiledOperation, args: ArgValues): UploadBodyResult {
+  const fileArg = [...operation.args.values()].find((arg) => arg.type === "file")?.name;
+  if (fileArg === undefined) return { ok: false, problems: [{ arg: "", message: "the op declares no file arg" }] };
+  const value = inlineFileArgSchema.safeParse(args[fileArg]);
+  if (!value.success) {
+    return {
+      ok: false,
+      problems: [
+        {
+          arg: fileArg,
+          message: "must be a file the executor can send: { name, content_type, base64 } (a { sha256 } file is resolved by the sidecar from its file folder)",
+        },
+      ],
+    };
+  }
+  const file = fileBytes(value.data);
+  if (operation.encoding === "bytes") return { ok: true, body: bytesBody(file) };
+  const multipart = operation.multipart;
+  if (multipart === undefined) return { ok: false, problems: [{ arg: "", message: "the op declares no multipart parts" }] };
+  const fields: FormField[] = [];
+  let fileField: string | undefined;
+  let metadata: unknown;
+  for (const part of multipart.parts) {
+    if (part.file !== undefined) fileField = part.name;
+    else if (part.render !== undefined) {
+      const rendered = part.render(args);
+      if (multipart.kind === "related") metadata = rendered;
+      else fields.push([part.name ?? "", typeof rendered === "string" ? rendered : JSON.stringify(rendered)]);
+    }
+  }
+  return { ok: true, body: multipartBody(multipart.kind, file, { fields, ...(fileField === undefined ? {} : { fileField }), metadata }) };
+}
+
+function fileBytes(value: InlineFileArg): FileBytes {
+  return { name: value.name, content_type: value.content_type, bytes: Buffer.from(value.base64, "base64") };
+}
