@@ -27,7 +27,10 @@ export function uploadBody(operation: CompiledOperation, args: ArgValues): Uploa
     };
   }
   const file = fileBytes(value.data);
-  if (operation.encoding === "bytes") return { ok: true, body: bytesBody(file) };
+  if (operation.encoding === "bytes") {
+    const body = bytesBody(file);
+    return { ok: true, body: operation.contentType === undefined ? body : { ...body, contentType: operation.contentType } };
+  }
   const multipart = operation.multipart;
   if (multipart === undefined) return { ok: false, problems: [{ arg: "", message: "the op declares no multipart parts" }] };
   const fields: FormField[] = [];

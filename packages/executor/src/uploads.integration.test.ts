@@ -42,6 +42,12 @@ describe("encoding: bytes", () => {
     expect(harness.server.requests).toHaveLength(0);
   });
 
+  it("sends the op's content_type instead of the file's when it declares one", async () => {
+    await run("files.put", { file: file() });
+    expect(harness.content.requests[0]?.headers["content-type"]).toBe("application/octet-stream");
+    expect(rawBodies[0]?.equals(png)).toBe(true);
+  });
+
   it("refuses a file over 8 MiB: invalid_args, nothing sent", async () => {
     const envelope = await run("files.upload", { path: "/a.bin", file: file(Buffer.alloc(MAX_FILE_BYTES + 1)) });
     expect(envelope).toMatchObject({ status: "error", error: { code: "invalid_args", message: expect.stringMatching(/at most 8388608 bytes/) } });

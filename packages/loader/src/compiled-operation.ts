@@ -69,6 +69,8 @@ export interface CompiledOperation {
   readonly host: string | undefined;
   /** Renders `body_json` with the args (an optional arg not given drops its key), or undefined without a body. */
   readonly renderBody: ((args: BodyArgs) => JsonValue) | undefined;
+  /** An `encoding: "bytes"` op's fixed Content-Type (`content_type`), else undefined (the file's is sent). */
+  readonly contentType: string | undefined;
   /** An `encoding: "multipart"` op's parts: each a JSON template's builder or the file arg it carries. */
   readonly multipart: CompiledMultipart | undefined;
   /** The `confirm` template split into parts, for writes. */
@@ -122,6 +124,7 @@ export function compileOperation(
     host: operation.host,
     result: operation.result,
     renderBody: operation.body_json === undefined ? undefined : compileBody(operation.body_json, types),
+    contentType: operation.content_type,
     multipart:
       operation.multipart === undefined
         ? undefined

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ARG_TYPES, argTypeProblem, MAX_LIST_ITEMS } from "./arg-type.js";
 import { argShapeRules } from "./arg-shapes.js";
-import { multipartSchema, uploadRules } from "./upload-rules.js";
+import { bytesContentType, multipartSchema, uploadRules } from "./upload-rules.js";
 import { ARG_NAME, DEFAULT_MAX_LENGTH, MAX_MAX_LENGTH, dotPath, plainText, regexPattern, text } from "./field-schemas.js";
 import { HOST_NAME } from "./auth-transport.js";
 import { opHeaderRules, opHeadersSchema } from "./op-headers.js";
@@ -58,6 +58,8 @@ const operationFields = z.strictObject({
   encoding: z.enum(["json", "form", "rfc2822", "bytes", "multipart"]).optional(),
   /** An `encoding: "multipart"` op's parts (see upload-rules). */
   multipart: multipartSchema.optional(),
+  /** An `encoding: "bytes"` op's Content-Type, sent instead of the file's (Dropbox takes only application/octet-stream). */
+  content_type: bytesContentType.optional(),
   confirm: text(500).optional(),
   /**
    * The op destroys, closes, cancels or commits to something that is hard to

@@ -31,6 +31,18 @@ describe("encoding: bytes", () => {
   });
 });
 
+describe("content_type", () => {
+  it("fixes a bytes op's Content-Type; only on a bytes op, only a media type", () => {
+    expect(problems({ encoding: "bytes", content_type: "application/octet-stream", args: { file } })).toEqual([]);
+    expect(problems({ content_type: "application/octet-stream", args: { file } })).toEqual([
+      'ops[0].content_type: only an op with encoding "bytes" sets its Content-Type',
+    ]);
+    expect(problems({ encoding: "bytes", content_type: "text/plain\r\nX-Evil: 1", args: { file } })).toEqual([
+      "ops[0].content_type: must be a media type such as application/octet-stream",
+    ]);
+  });
+});
+
 describe("encoding: multipart", () => {
   const args = { file, name: { required: true } };
   it("declares its parts: related is the JSON metadata, then the file", () => {

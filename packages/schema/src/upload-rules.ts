@@ -2,6 +2,15 @@ import { z } from "zod";
 import { placeholderNames } from "./placeholders.js";
 import type { IssueSink } from "./rule-checks.js";
 
+/** `type/subtype` with optional `; key=value` parameters, visible ASCII only. */
+export const bytesContentType = z
+  .string()
+  .max(255)
+  .regex(
+    /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(?:; ?[A-Za-z0-9!#$&^_.+-]+=[A-Za-z0-9!#$&^_.+-]+)*$/,
+    "must be a media type such as application/octet-stream",
+  );
+
 const PART_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** One part of a multipart body: a JSON template (its args filled as in `body_json`) or a file arg, by name. */
@@ -29,6 +38,7 @@ interface UploadOperation {
   readonly encoding?: string | undefined;
   readonly body_json?: unknown;
   readonly multipart?: Multipart | undefined;
+  readonly content_type?: string | undefined;
   readonly args?: Readonly<Record<string, UploadArg>> | undefined;
 }
 
@@ -42,6 +52,7 @@ export function uploadRules(operation: UploadOperation, issue: IssueSink): void 
   const fileArgs = Object.keys(args).filter((name) => args[name]?.type === "file");
   const encoding = operation.encoding;
   if (encoding !== "multipart" && operation.multipart !== undefined) issue(["multipart"], 'only an op with encoding "multipart" has parts');
+  if (encoding !== "bytes" && operation.content_type !== undefined) issue(["content_type"], 'only an op with encoding "bytes" sets its Content-Type');
   if (encoding !== "bytes" && encoding !== "multipart") return;
   if (operation.method === "GET" || operation.method === "DELETE") issue(["method"], `an upload (encoding "${encoding}") is sent with POST, PUT or PATCH`);
   if (operation.body_json !== undefined)

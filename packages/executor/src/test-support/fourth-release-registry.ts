@@ -132,6 +132,18 @@ export const uploadManifest = {
       confirm: "Upload {file} to {path}",
     },
     {
+      id: "files.put",
+      label,
+      access: "write",
+      method: "POST",
+      host: "content",
+      path: "/files/put",
+      encoding: "bytes",
+      content_type: "application/octet-stream",
+      args: { file: { required: true, type: "file" } },
+      confirm: "Put {file}",
+    },
+    {
       id: "files.create",
       label,
       access: "write",
