@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { loadRegistry, type CompiledOperation, type Registry } from "@eleven-integrations/loader";
 import { manifestFiles } from "@eleven-integrations/manifests";
+import type { RunArgs } from "@eleven-integrations/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountFromIdentity } from "./account.js";
 import { createExecutor, type Executor } from "./create-executor.js";
@@ -9,11 +10,19 @@ import { startTestServer, type TestServer } from "./test-support/test-server.js"
 
 /** One op's recorded exchange: what the executor must send, what the provider answers, what comes back. */
 interface Fixture {
-  readonly args: Record<string, string>;
+  /** A file arg's value is `{ name, content_type, base64 }`. */
+  readonly args: RunArgs;
   /** The connection's tenant settings, for a manifest whose base names one (`{ region: "us" }`). */
   readonly connection?: Record<string, string>;
   /** `headers`: the op's own headers as sent (`ops[].headers`). */
-  readonly request: { readonly method: string; readonly path: string; readonly body: unknown; readonly headers?: Record<string, string> };
+  /** An upload's `body` is the text sent (a multipart boundary written `BOUNDARY`), `content_type` its Content-Type. */
+  readonly request: {
+    readonly method: string;
+    readonly path: string;
+    readonly body: unknown;
+    readonly headers?: Record<string, string>;
+    readonly content_type?: string;
+  };
   readonly response: { readonly status: number; readonly headers: Record<string, string>; readonly body: unknown };
   readonly picked: unknown;
 }
@@ -100,6 +109,13 @@ describe.each(manifests.map((manifest) => [manifest.id, manifest] as const))("%s
     if (fixture.request.body === null) {
       expect(received?.body).toBe("");
       expect(received?.headers["content-type"]).toBeUndefined();
+    } else if (operation.encoding === "bytes") {
+      expect(received?.headers["content-type"]).toBe(fixture.request.content_type);
+      expect(received?.body).toBe(fixture.request.body);
+    } else if (operation.encoding === "multipart") {
+      const boundary = /boundary=(.+)$/.exec(received?.headers["content-type"] ?? "")?.[1] ?? "";
+      expect(received?.headers["content-type"]?.replaceAll(boundary, "BOUNDARY")).toBe(fixture.request.content_type);
+      expect(received?.body.replaceAll(boundary, "BOUNDARY")).toBe(fixture.request.body);
     } else if (operation.encoding === "form") {
       expect(received?.headers["content-type"]).toBe("application/x-www-form-urlencoded");
       expect(received?.body).toBe(fixture.request.body);
