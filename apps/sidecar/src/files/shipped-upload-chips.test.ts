@@ -20,3 +20,12 @@ describe("the shipped uploads' chips name the file (name, size, hash prefix), wh
     );
   });
 });
+
+describe("Google Sheets values.append_row shows every cell of the row", () => {
+  it("lists the cells in order", () => {
+    const args = { spreadsheet_id: "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms", range: "Sheet1!A1:E1", values: ["Door", "$15", "2", "3/15/2016"] };
+    expect(renderConfirm(confirmOf("google-sheets", "values.append_row"), args)).toBe(
+      "Add the row Door, $15, 2, 3/15/2016 to the table at Sheet1!A1:E1 of Google Sheet 1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms, seen by everyone who can open it",
+    );
+  });
+});
