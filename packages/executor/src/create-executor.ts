@@ -95,7 +95,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   };
 
   const validate = (request: Omit<RunRequest, "credential">): ErrorEnvelope | null => {
-    const prepared = prepareRequest(registry, request, contextOf, pages);
+    // A stored file ({ sha256 }) is read by the sidecar only when it sends: validate checks the rest.
+    const prepared = prepareRequest(registry, request, contextOf, pages, "validate");
     return prepared.ok ? null : prepared.envelope;
   };
 

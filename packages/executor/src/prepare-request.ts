@@ -8,6 +8,7 @@ import { checkNextPath } from "./next-path.js";
 import { renderOpHeaders } from "./op-headers.js";
 import type { PageBinding, PageSigner } from "./page-token.js";
 import { renderBody, type RenderedBody } from "./render-body.js";
+import type { BodyPurpose } from "./upload-body.js";
 
 /** How much of an unknown integration or op name an envelope echoes back. */
 const MAX_ECHOED_NAME = 100;
@@ -39,7 +40,13 @@ export interface PreparedRequest {
 export type PrepareResult = { readonly ok: true; readonly request: PreparedRequest } | { readonly ok: false; readonly envelope: ErrorEnvelope };
 
 /** Resolves the op and checks and places its args, sending nothing: the part of a run `validate` answers for. */
-export function prepareRequest(registry: Registry, input: unknown, contextOf: (integration: string) => FailureContext, pages: PageSigner): PrepareResult {
+export function prepareRequest(
+  registry: Registry,
+  input: unknown,
+  contextOf: (integration: string) => FailureContext,
+  pages: PageSigner,
+  purpose: BodyPurpose = "send",
+): PrepareResult {
   const request: { integration?: unknown; op?: unknown; args?: unknown; page?: unknown; connection?: unknown } =
     input !== null && typeof input === "object" ? input : {};
   const name: RunName = { integration: echo(request.integration), op: echo(request.op) };
@@ -61,7 +68,7 @@ export function prepareRequest(registry: Registry, input: unknown, contextOf: (i
     if (!tenant.ok) return invalid(name, context, describeTenantProblems(tenant.problems));
     base = tenant.base;
   }
-  const scope: Scope = { name, context, integration, operation, manifestHash: registry.manifestHash(integration) ?? "", base };
+  const scope: Scope = { name, context, integration, operation, manifestHash: registry.manifestHash(integration) ?? "", base, purpose };
   const paging = operation.paging;
 
   if (request.page !== undefined) {
@@ -106,6 +113,7 @@ interface Scope {
   readonly operation: CompiledOperation;
   readonly manifestHash: string;
   readonly base: ResolvedBase;
+  readonly purpose: BodyPurpose;
 }
 
 /** A next page's token is bound to the op asked for, its args (cursor left out) and its manifest. */
@@ -122,7 +130,7 @@ function pageBinding(scope: Scope, values: ArgValues): PageBinding {
 function prepared(scope: Scope, sent: CompiledOperation, path: string, values: ArgValues, sentArgs: ArgValues): PrepareResult {
   const headers = renderOpHeaders(sent, sentArgs);
   if (!headers.ok) return invalid(scope.name, scope.context, headers.message);
-  const body = renderBody(sent, sentArgs);
+  const body = renderBody(sent, sentArgs, scope.purpose);
   if (!body.ok) return invalid(scope.name, scope.context, describeArgProblems(body.problems));
   const base = sent.host === undefined ? scope.base : (sent.base.fixed ?? scope.base);
   return {

@@ -3,7 +3,7 @@ import type { ArgProblem } from "./arg-problem.js";
 import { buildMessage } from "./build-message.js";
 import type { ArgValues } from "./check-args.js";
 import { encodeForm } from "./encode-form.js";
-import { uploadBody } from "./upload-body.js";
+import { uploadBody, type BodyPurpose } from "./upload-body.js";
 
 export interface RenderedBody {
   readonly body: string | Buffer;
@@ -19,8 +19,8 @@ export type RenderBodyResult =
  * one. An `rfc2822` op's message is built from its message args and fills the `"{message}"` leaf
  * as base64url; a value that cannot go in a mail header is refused, naming its arg.
  */
-export function renderBody(operation: CompiledOperation, args: ArgValues): RenderBodyResult {
-  if (operation.encoding === "bytes" || operation.encoding === "multipart") return uploadBody(operation, args);
+export function renderBody(operation: CompiledOperation, args: ArgValues, purpose: BodyPurpose = "send"): RenderBodyResult {
+  if (operation.encoding === "bytes" || operation.encoding === "multipart") return uploadBody(operation, args, purpose);
   if (operation.renderBody === undefined) return { ok: true, body: undefined };
   if (operation.encoding === "rfc2822") {
     const message = buildMessage(args);

@@ -1,8 +1,14 @@
 import type { CompiledOperation } from "@eleven-integrations/loader";
-import { inlineFileArgSchema, type InlineFileArg } from "@eleven-integrations/schema";
+import { inlineFileArgSchema, storedFileArgSchema, type InlineFileArg } from "@eleven-integrations/schema";
 import type { ArgProblem } from "./arg-problem.js";
 import type { ArgValues } from "./check-args.js";
 import { bytesBody, multipartBody, type FileBody, type FileBytes, type FormField } from "./file-body.js";
+
+/** `send`: the body is built to go out; `validate`: checked only, a stored file's bytes not needed. */
+export type BodyPurpose = "send" | "validate";
+
+/** What validate builds for a stored file: the sidecar reads its bytes only when it sends. */
+const UNREAD_STORED_FILE: FileBody = Object.freeze({ body: Buffer.alloc(0), contentType: "application/octet-stream" });
 
 export type UploadBodyResult = { readonly ok: true; readonly body: FileBody } | { readonly ok: false; readonly problems: readonly ArgProblem[] };
 
@@ -11,10 +17,11 @@ export type UploadBodyResult = { readonly ok: true; readonly body: FileBody } | 
  * alone or with the rendered parts. A `{ sha256 }` value reaching here was not resolved by the
  * sidecar: refused, nothing sent.
  */
-export function uploadBody(operation: CompiledOperation, args: ArgValues): UploadBodyResult {
+export function uploadBody(operation: CompiledOperation, args: ArgValues, purpose: BodyPurpose = "send"): UploadBodyResult {
   const fileArg = [...operation.args.values()].find((arg) => arg.type === "file")?.name;
   if (fileArg === undefined) return { ok: false, problems: [{ arg: "", message: "the op declares no file arg" }] };
   const value = inlineFileArgSchema.safeParse(args[fileArg]);
+  if (!value.success && purpose === "validate" && storedFileArgSchema.safeParse(args[fileArg]).success) return { ok: true, body: UNREAD_STORED_FILE };
   if (!value.success) {
     return {
       ok: false,

@@ -77,6 +77,15 @@ describe("encoding: bytes", () => {
     expect(harness.content.requests[0]?.headers["content-type"]).toBe('text/plain; charset="utf-8"');
   });
 
+  it("validate accepts a { sha256 } file (the sidecar reads it only when it sends) and still checks the other args", () => {
+    const request = { integration: "upload", op: "files.upload", args: { path: "/a.txt", file: { sha256: "a".repeat(64) } } };
+    expect(harness.executor.validate(request)).toBeNull();
+    expect(harness.executor.validate({ ...request, args: { file: { sha256: "a".repeat(64) } } })).toMatchObject({ error: { code: "invalid_args" } });
+    expect(harness.executor.validate({ ...request, args: { path: "/a.txt", file: { sha256: "A".repeat(64) } } })).toMatchObject({
+      error: { code: "invalid_args" },
+    });
+  });
+
   it("refuses a { sha256 } file the sidecar did not resolve: invalid_args, nothing sent", async () => {
     const envelope = await run("files.upload", { path: "/a.txt", file: { sha256: "a".repeat(64) } });
     expect(envelope).toMatchObject({ status: "error", error: { code: "invalid_args", message: expect.stringMatching(/resolved by the sidecar/) } });

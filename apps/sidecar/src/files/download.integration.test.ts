@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { issueGrant } from "@eleven-integrations/grants";
+import { issueGrant, openGrant, signConfirmation, type KeyPair } from "@eleven-integrations/grants";
 import { loadRegistry } from "@eleven-integrations/loader";
 import { createLoopbackDispatcher, createTestCertificates } from "@eleven-integrations/test-support";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -45,6 +45,19 @@ const registry = loadRegistry([
           headers: { "Dropbox-API-Arg": '{"path":"{path}"}' },
           result: "file",
         },
+        {
+          id: "files.upload",
+          label: "Upload a file",
+          access: "write",
+          method: "POST",
+          host: "content",
+          path: "/files/upload",
+          encoding: "bytes",
+          content_type: "application/octet-stream",
+          args: { path: { required: true, max_length: 1000 }, file: { required: true, type: "file" } },
+          headers: { "Dropbox-API-Arg": '{"path":"{path}","mode":"add"}' },
+          confirm: "Upload {file} to {path}",
+        },
       ],
     },
   },
@@ -55,6 +68,7 @@ let dispatcher: Dispatcher;
 let sidecar: RunningSidecar;
 let home: string;
 let callerToken: string;
+const uploads: Buffer[] = [];
 
 beforeAll(async () => {
   const certificates = await createTestCertificates([API_HOST, CONTENT_HOST]);
@@ -62,6 +76,11 @@ beforeAll(async () => {
   provider.post("/2/files/download", (_request, reply) =>
     reply.header("content-type", "text/plain").header("content-disposition", 'attachment; filename="Prime_Numbers.txt"').send(FILE),
   );
+  provider.addContentTypeParser("application/octet-stream", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+  provider.post("/2/files/upload", (request, reply) => {
+    uploads.push(request.body as Buffer);
+    return reply.send({ id: "id:up", name: "Prime_Numbers.txt" });
+  });
   await provider.listen({ host: "127.0.0.1", port: 0 });
   const address = provider.server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
@@ -110,4 +129,42 @@ it("answers a download's name, size, type and SHA-256, and keeps its bytes in <h
   expect((await readFile(join(folder, sha256))).equals(FILE)).toBe(true);
   expect((await stat(join(folder, sha256))).mode & 0o777).toBe(0o600);
   expect(await readFile(sidecar.auditFile, "utf8")).not.toContain(FILE.subarray(0, 64).toString("base64"));
+});
+
+it("uploads a file it keeps, named by its sha256, with the bytes the member approved; an unknown hash sends nothing", async () => {
+  const grant = issueGrant({
+    member,
+    botPublicKey: sidecar.publicKey,
+    integration: "filebox",
+    manifestHash: registry.manifestHash("filebox") as string,
+    access: "write",
+    credential: { kind: "pat", token: MEMBER_TOKEN },
+    ttlSeconds: 900,
+  });
+  const botKeys = JSON.parse(await readFile(sidecar.botKeyFile, "utf8")) as KeyPair;
+  const payload = openGrant(grant, { bot: botKeys, trustedMembers: [member.publicKey] });
+  const run = (args: Record<string, unknown>, confirmation?: string) =>
+    httpCall({
+      port: sidecar.port ?? 0,
+      method: "POST",
+      path: "/v1/run",
+      headers: { authorization: `Bearer ${callerToken}` },
+      body: { grant, op: "files.upload", args, ...(confirmation === undefined ? {} : { confirmation }) },
+    });
+  const sha256 = createHash("sha256").update(FILE).digest("hex");
+  for (const file of [{ sha256 }, { sha256: "0".repeat(64) }]) {
+    const args = { path: "/Uploads/copy.bin", file };
+    const asked = (await run(args)).json() as Record<string, unknown>;
+    expect(asked).toMatchObject({ status: "confirmation_required", confirm: `Upload stored file (sha256 ${file.sha256.slice(0, 12)}) to /Uploads/copy.bin` });
+    const confirmation = signConfirmation({ member, grant: payload, op: "files.upload", args, line: String(asked.confirm) });
+    const done = (await run(args, confirmation)).json() as Record<string, unknown>;
+    if (file.sha256 === sha256) {
+      expect(done).toMatchObject({ status: "ok", data: { id: "id:up" } });
+      expect(uploads).toHaveLength(1);
+      expect(uploads[0]?.equals(FILE)).toBe(true);
+    } else {
+      expect(done).toMatchObject({ status: "error", error: { code: "invalid_args", message: expect.stringMatching(/not in the sidecar's file folder/) } });
+      expect(uploads).toHaveLength(1);
+    }
+  }
 });
