@@ -22,7 +22,7 @@ it("pnpm demo runs the whole loop with no network, narrates each step and exits 
     /7\. Its receipt\n {3}verified with the sidecar's receipt_key from \/v1\/identity \([^)]+\)\n {3}issues\.close under grant [^,]+, ok, http 200, audit line /,
   );
   expect(out).toContain("replayed: true, issue #7 closed, the stored outcome answered again\n   no second write reached the stand-in");
-  expect(out).toMatch(/9\. An MCP client[^\n]*\n {3}9 tools: [^\n]*github__issues__list[^\n]*\n {3}github__issues__list → \[\{"number":7/);
+  expect(out).toMatch(/9\. An MCP client[^\n]*\n {3}14 tools: [^\n]*github__issues__list[^\n]*\n {3}github__issues__list → \[\{"number":7/);
   expect(out).toMatch(/Stopping everything this demo started\n {3}done in \d+\.\d s\n$/);
   // The member's token never reaches the narration.
   expect(out).not.toContain("ghp_demo_token_never_printed");
